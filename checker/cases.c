@@ -1,0 +1,260 @@
+#include "cases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+#include "labio.h"
+#include "labio_names.h"
+
+/* Kernel time is reported from one large case, repeated this many times. */
+enum { GPU_REPEATS = 15, EMU_REPEATS = 1 };
+
+/* Size tables. Correctness cases first (odd sizes, every block size a lab
+ * allows), the timed case last. Emulation runs every thread on the CPU, so
+ * its sizes are small. */
+typedef struct { long long n, block; } size_1d;
+typedef struct { long long rows, cols; } size_2d;
+typedef struct { long long m, k, n; } size_mm;
+
+static const size_1d REDUCE_GPU[] = {{1, 512}, {12345, 64}, {70001, 1024}, {1000003, 256}, {1 << 24, 512}};
+static const size_1d REDUCE_EMU[] = {{1, 512}, {1000, 64}, {5000, 1024}, {9001, 256}, {1 << 14, 512}};
+/* The float seed: 1536 * 20480 floats, 1024 threads per block. */
+static const size_1d FLOAT_GPU[] = {{1, 1024}, {12345, 64}, {1000003, 256}, {1536 * 20480, 1024}};
+static const size_1d FLOAT_EMU[] = {{1, 1024}, {1000, 64}, {9001, 256}, {1 << 14, 1024}};
+static const size_1d SINE_GPU[] = {{1, 128}, {1000, 128}, {1000003, 256}, {1 << 24, 256}};
+static const size_1d SINE_EMU[] = {{1, 128}, {1000, 128}, {4099, 256}, {1 << 14, 256}};
+static const size_2d ADD_GPU[] = {{1, 1}, {17, 33}, {1000, 999}, {4096, 4096}};
+static const size_2d ADD_EMU[] = {{1, 1}, {17, 33}, {100, 99}, {128, 128}};
+static const size_mm MATMUL_GPU[] = {{1, 1, 1}, {33, 17, 45}, {129, 100, 67}, {1024, 1024, 1024}};
+static const size_mm MATMUL_EMU[] = {{1, 1, 1}, {33, 17, 45}, {70, 33, 65}, {64, 64, 64}};
+/* Nested hello: threads of the first grid, and the deepest level allowed. */
+static const size_1d NESTED[] = {{8, 24}, {32, 24}, {1, 24}, {16, 3}};
+
+#define COUNT(table) ((int)(sizeof table / sizeof table[0]))
+
+static check_case *add_case(check_case_set *set, uint64_t seed)
+{
+    check_case *c = &set->cases[set->count];
+    memset(c, 0, sizeof *c);
+    c->seed = seed * 1000003u + (uint64_t)set->count * 7919u + 1u;
+    set->count++;
+    return c;
+}
+
+static float *random_floats(size_t count, float lo, float hi, uint64_t seed)
+{
+    float *out = malloc((count ? count : 1) * sizeof *out);
+    if (out)
+        fill_floats(out, count, lo, hi, seed);
+    return out;
+}
+
+/* Values in a seed-dependent range around zero: the sums are neither all
+ * positive nor predictable, and stay far below the int range
+ * (|value| <= 600, at most 8192 values per block). */
+static int *random_ints(size_t count, uint64_t seed, check_dataset dataset)
+{
+    int *out = malloc((count ? count : 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    if (dataset == DATA_TEXTBOOK) {
+        fill_ints(out, count, 0, 255, seed);
+    } else {
+        lab_rng rng;
+        lab_rng_seed(&rng, seed ^ 0xA5A5u);
+        int lo = -lab_rng_int(&rng, 100, 300), hi = lab_rng_int(&rng, 200, 600);
+        fill_ints(out, count, lo, hi, seed);
+    }
+    return out;
+}
+
+static int generate(const check_variant *v, check_case *c)
+{
+    switch (v->task) {
+    case TASK_VEC_SINE:
+        return (c->x = random_floats((size_t)c->n, -8.0f, 8.0f, c->seed)) ? 0 : -1;
+    case TASK_MAT_ADD:
+        c->a = random_floats((size_t)(c->rows * c->cols), -2.0f, 3.0f, c->seed);
+        c->b = random_floats((size_t)(c->rows * c->cols), -1.5f, 1.0f, c->seed + 1);
+        return c->a && c->b ? 0 : -1;
+    case TASK_MATMUL:
+        c->a = random_floats((size_t)(c->m * c->k), -1.0f, 1.25f, c->seed);
+        c->b = random_floats((size_t)(c->k * c->n), -0.75f, 1.0f, c->seed + 1);
+        return c->a && c->b ? 0 : -1;
+    case TASK_REDUCE_INT:
+        return (c->ints = random_ints((size_t)c->n, c->seed, c->dataset)) ? 0 : -1;
+    case TASK_REDUCE_FLOAT:
+        if (c->dataset == DATA_HALF) {
+            if (!(c->x = malloc((size_t)c->n * sizeof *c->x)))
+                return -1;
+            for (long long i = 0; i < c->n; i++)
+                c->x[i] = 0.5f;
+            return 0;
+        }
+        return (c->x = random_floats((size_t)c->n, -0.5f, 1.5f, c->seed)) ? 0 : -1;
+    case TASK_NESTED_HELLO:
+        return 0;
+    }
+    return -1;
+}
+
+int cases_build(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set)
+{
+    int emu = backend == BACKEND_EMU;
+    memset(set, 0, sizeof *set);
+    set->timed = -1;
+
+    switch (v->task) {
+    case TASK_VEC_SINE:
+    case TASK_REDUCE_INT:
+    case TASK_REDUCE_FLOAT: {
+        const size_1d *table;
+        int count;
+        if (v->task == TASK_VEC_SINE) {
+            table = emu ? SINE_EMU : SINE_GPU;
+            count = emu ? COUNT(SINE_EMU) : COUNT(SINE_GPU);
+        } else if (v->task == TASK_REDUCE_INT) {
+            table = emu ? REDUCE_EMU : REDUCE_GPU;
+            count = emu ? COUNT(REDUCE_EMU) : COUNT(REDUCE_GPU);
+        } else {
+            table = emu ? FLOAT_EMU : FLOAT_GPU;
+            count = emu ? COUNT(FLOAT_EMU) : COUNT(FLOAT_GPU);
+        }
+        for (int i = 0; i < count; i++) {
+            check_case *c = add_case(set, seed);
+            c->n = table[i].n;
+            c->block = table[i].block;
+            if (i == count - 1) { /* the timed case: the textbook's data */
+                c->dataset = v->task == TASK_REDUCE_INT ? DATA_TEXTBOOK
+                             : v->task == TASK_REDUCE_FLOAT ? DATA_HALF : DATA_RANDOM;
+                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
+                set->timed = i;
+            }
+        }
+        break;
+    }
+    case TASK_MAT_ADD: {
+        const size_2d *table = emu ? ADD_EMU : ADD_GPU;
+        int count = emu ? COUNT(ADD_EMU) : COUNT(ADD_GPU);
+        for (int i = 0; i < count; i++) {
+            check_case *c = add_case(set, seed);
+            c->rows = table[i].rows;
+            c->cols = table[i].cols;
+            if (i == count - 1) {
+                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
+                set->timed = i;
+            }
+        }
+        break;
+    }
+    case TASK_MATMUL: {
+        const size_mm *table = emu ? MATMUL_EMU : MATMUL_GPU;
+        int count = emu ? COUNT(MATMUL_EMU) : COUNT(MATMUL_GPU);
+        for (int i = 0; i < count; i++) {
+            check_case *c = add_case(set, seed);
+            c->m = table[i].m;
+            c->k = table[i].k;
+            c->n = table[i].n;
+            if (i == count - 1) {
+                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
+                set->timed = i;
+            }
+        }
+        break;
+    }
+    case TASK_NESTED_HELLO:
+        for (int i = 0; i < COUNT(NESTED); i++) {
+            check_case *c = add_case(set, seed);
+            c->threads = NESTED[i].n;
+            c->max_depth = NESTED[i].block;
+        }
+        break;
+    }
+    for (int i = 0; i < set->count; i++)
+        if (generate(v, &set->cases[i]) != 0) {
+            cases_free(set);
+            return -1;
+        }
+    return 0;
+}
+
+void cases_free(check_case_set *set)
+{
+    for (int i = 0; i < set->count; i++) {
+        free(set->cases[i].x);
+        free(set->cases[i].a);
+        free(set->cases[i].b);
+        free(set->cases[i].ints);
+    }
+    memset(set, 0, sizeof *set);
+}
+
+static int put_param(FILE *f, int c, const char *key, long long value)
+{
+    char name[LABIO_NAME_MAX];
+    snprintf(name, sizeof name, "c%d.%s", c, key);
+    return labio_put_i64(f, name, value);
+}
+
+static int put_array(FILE *f, int c, const char *key, labio_type type, const void *data, long long count)
+{
+    char name[LABIO_NAME_MAX];
+    snprintf(name, sizeof name, "c%d.%s", c, key);
+    return labio_put(f, name, type, data, (uint64_t)count);
+}
+
+int cases_write_input(const check_variant *v, const check_case_set *set, const char *path)
+{
+    FILE *f = labio_create(path);
+    int err = 0;
+    if (!f)
+        return -1;
+    err |= labio_put_i64(f, LABIO_TASK, v->task);
+    err |= labio_put_i64(f, LABIO_CASES, set->count);
+    for (int i = 0; i < set->count; i++) {
+        const check_case *c = &set->cases[i];
+        err |= put_param(f, i, "repeats", c->repeats);
+        switch (v->task) {
+        case TASK_VEC_SINE:
+            err |= put_param(f, i, "n", c->n) | put_param(f, i, "block", c->block);
+            err |= put_array(f, i, "x", LABIO_F32, c->x, c->n);
+            break;
+        case TASK_MAT_ADD:
+            err |= put_param(f, i, "rows", c->rows) | put_param(f, i, "cols", c->cols);
+            err |= put_array(f, i, "a", LABIO_F32, c->a, c->rows * c->cols);
+            err |= put_array(f, i, "b", LABIO_F32, c->b, c->rows * c->cols);
+            break;
+        case TASK_MATMUL:
+            err |= put_param(f, i, "m", c->m) | put_param(f, i, "k", c->k) | put_param(f, i, "n", c->n);
+            err |= put_array(f, i, "a", LABIO_F32, c->a, c->m * c->k);
+            err |= put_array(f, i, "b", LABIO_F32, c->b, c->k * c->n);
+            break;
+        case TASK_REDUCE_INT:
+            err |= put_param(f, i, "n", c->n) | put_param(f, i, "block", c->block);
+            err |= put_array(f, i, "data", LABIO_I32, c->ints, c->n);
+            break;
+        case TASK_REDUCE_FLOAT:
+            err |= put_param(f, i, "n", c->n) | put_param(f, i, "block", c->block);
+            err |= put_array(f, i, "data", LABIO_F32, c->x, c->n);
+            break;
+        case TASK_NESTED_HELLO:
+            err |= put_param(f, i, "threads", c->threads) | put_param(f, i, "max_depth", c->max_depth);
+            break;
+        }
+    }
+    if (fclose(f) != 0)
+        err = -1;
+    return err ? -1 : 0;
+}
+
+void cases_describe(const check_variant *v, const check_case *c, char *out, size_t size)
+{
+    switch (v->task) {
+    case TASK_MAT_ADD: snprintf(out, size, "%lldx%lld", c->rows, c->cols); break;
+    case TASK_MATMUL: snprintf(out, size, "m=%lld k=%lld n=%lld", c->m, c->k, c->n); break;
+    case TASK_NESTED_HELLO: snprintf(out, size, "threads=%lld max_depth=%lld", c->threads, c->max_depth); break;
+    default: snprintf(out, size, "n=%lld block=%lld", c->n, c->block); break;
+    }
+}

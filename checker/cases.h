@@ -1,0 +1,44 @@
+/* The cases the checker runs for each task: sizes (odd ones included), the
+ * seeded inputs, and the input file handed to the lab program. */
+#ifndef CHECKER_CASES_H
+#define CHECKER_CASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "labs.h"
+
+typedef enum {
+    DATA_RANDOM,   /* seeded, offset and scaled so hard-coded answers fail */
+    DATA_TEXTBOOK, /* ints 0..255, the book's rand() & 0xFF */
+    DATA_HALF      /* every float 0.5, the float-sum seed's input */
+} check_dataset;
+
+typedef struct {
+    long long n, block, rows, cols, m, k, threads, max_depth, repeats;
+    check_dataset dataset;
+    uint64_t seed;
+    /* inputs, owned by the case */
+    float *x, *a, *b;  /* sine: x; mat_add and matmul: a, b; float reduction: x */
+    int *ints;         /* int reduction */
+} check_case;
+
+#define CHECK_MAX_CASES 8
+
+typedef struct {
+    check_case cases[CHECK_MAX_CASES];
+    int count;
+    int timed; /* index of the case whose times are reported, -1 if none */
+} check_case_set;
+
+typedef enum { BACKEND_GPU, BACKEND_EMU } check_backend;
+
+/* Builds the cases of a variant and generates their inputs. Returns 0, or -1 out of memory. */
+int cases_build(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set);
+void cases_free(check_case_set *set);
+/* Writes the input file the lab program reads; 0 on success. */
+int cases_write_input(const check_variant *v, const check_case_set *set, const char *path);
+/* One line describing a case's size, e.g. "n=1000003 block=256" or "m=33 k=17 n=45". */
+void cases_describe(const check_variant *v, const check_case *c, char *out, size_t size);
+
+#endif

@@ -1,0 +1,54 @@
+#include "labs.h"
+
+#include <string.h>
+
+const check_lab check_labs[] = {
+    {"00-thread-indexing", "thread_indexing.cu", "Thread indexing: 1-D and 2-D",
+     {{"sine", TASK_VEC_SINE, MODEL_VEC_SINE, 1, 0}, {"mat_add", TASK_MAT_ADD, MODEL_MAT_ADD, 1, 16}}},
+    {"01-matmul-naive", "matmul_naive.cu", "Matrix multiplication from global memory",
+     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32}}},
+    {"02-matmul-tiled", "matmul_tiled.cu", "Matrix multiplication with shared-memory tiles",
+     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32},
+      {"tiled16", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 16},
+      {"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32}}},
+    {"03-reduce-divergence", "reduce_divergence.cu", "Reduction: warp divergence",
+     {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0},
+      {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0},
+      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0}}},
+    {"04-reduce-unrolling", "reduce_unrolling.cu", "Reduction: unrolling data blocks",
+     {{"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0},
+      {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0},
+      {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0},
+      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0}}},
+    {"05-reduce-warp-unrolling", "reduce_warp_unrolling.cu", "Reduction: warp unrolling, templates, shuffles",
+     {{"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0},
+      {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0},
+      {"complete_unroll8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0},
+      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0},
+      {"syncwarp8", TASK_REDUCE_INT, MODEL_REDUCE_SYNCWARP, 8, 0},
+      {"shuffle8", TASK_REDUCE_INT, MODEL_REDUCE_SHUFFLE, 8, 0}}},
+    {"06-dynamic-parallelism", "dynamic_parallelism.cu", "Dynamic parallelism (CUDA 12+)",
+     {{"nested_hello", TASK_NESTED_HELLO, MODEL_NESTED_HELLO, 1, 0},
+      {"recursive", TASK_REDUCE_INT, MODEL_REDUCE_RECURSIVE, 1, 0}}},
+    {"07-reduce-float", "reduce_float.cu", "Float reduction: rounding, copies and the CPU",
+     {{"neighbored_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_NEIGHBORED, 1, 0},
+      {"interleaved_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_INTERLEAVED, 1, 0},
+      {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0}}},
+};
+const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
+
+const check_lab *check_find_lab(const char *dir)
+{
+    for (int i = 0; i < check_lab_count; i++)
+        if (strcmp(check_labs[i].dir, dir) == 0)
+            return &check_labs[i];
+    return NULL;
+}
+
+int check_variant_count(const check_lab *lab)
+{
+    int count = 0;
+    while (count < CHECK_MAX_VARIANTS && lab->variants[count].name)
+        count++;
+    return count;
+}

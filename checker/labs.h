@@ -1,0 +1,33 @@
+/* The curriculum as the checker sees it: every lab, its kernel variants in
+ * ladder order, and how each is checked and modelled. One table, one place. */
+#ifndef CHECKER_LABS_H
+#define CHECKER_LABS_H
+
+#include "model.h"
+
+#include "lab_tasks.h"
+
+typedef struct {
+    const char *name;   /* as in the lab file's LAB_VARIANTS table */
+    lab_task task;
+    model_kernel model;
+    int unroll;         /* reductions: data blocks each thread block folds */
+    int tile;           /* 2-D kernels: tile width or block side */
+} check_variant;
+
+#define CHECK_MAX_VARIANTS 8
+
+typedef struct {
+    const char *dir;    /* folder under labs/ and solutions/ */
+    const char *source; /* the one .cu file in it */
+    const char *title;
+    check_variant variants[CHECK_MAX_VARIANTS];
+} check_lab;
+
+extern const check_lab check_labs[];
+extern const int check_lab_count;
+
+const check_lab *check_find_lab(const char *dir);
+int check_variant_count(const check_lab *lab);
+
+#endif

@@ -1,0 +1,72 @@
+/* The global-memory traffic model: what each kernel variant of the curriculum
+ * must move, counted the way the hardware counts it.
+ *
+ *   gld_inst / gst_inst     warp-level global load / store instructions executed
+ *                           (one per warp that has at least one active lane)
+ *   gld_sectors/gst_sectors distinct 32-byte sectors those instructions touch
+ *                           (coalescing shows here: 32 contiguous ints = 4 sectors)
+ *   gld_bytes / gst_bytes   bytes requested by active lanes
+ *   dram_bytes_min          the compulsory traffic: each input read once, each
+ *                           output written once
+ *
+ * The counts come from walking every warp of the launch over the kernel's
+ * access pattern (the pattern of the solution kernel, step by step), so partial
+ * blocks and misaligned rows are counted exactly, not approximated. Arrays are
+ * assumed to start on 256-byte boundaries, as cudaMalloc returns them.
+ */
+#ifndef MODEL_H
+#define MODEL_H
+
+#include <stdint.h>
+
+typedef enum {
+    MODEL_NONE = 0,
+    MODEL_VEC_SINE,               /* y[i] = sinf(x[i]), 1-D */
+    MODEL_MAT_ADD,                /* C = A + B, 2-D blocks of side `tile` */
+    MODEL_MATMUL_NAIVE,           /* one thread per C element, blocks of side `tile` */
+    MODEL_MATMUL_TILED,           /* shared-memory tiles of side `tile` */
+    MODEL_REDUCE_NEIGHBORED,      /* in place, tid % (2*stride) == 0 */
+    MODEL_REDUCE_NEIGHBORED_LESS, /* in place, index = 2*stride*tid */
+    MODEL_REDUCE_INTERLEAVED,     /* in place, stride halves from blockDim/2 */
+    MODEL_REDUCE_UNROLL,          /* fold `unroll` data blocks, then interleaved in place */
+    MODEL_REDUCE_UNROLL_WARPS,    /* fold, interleaved while stride > 32, volatile last warp */
+    MODEL_REDUCE_COMPLETE_UNROLL, /* fold, fully unrolled tree (also the template version) */
+    MODEL_REDUCE_SYNCWARP,        /* as UNROLL_WARPS, last warp separated by __syncwarp() */
+    MODEL_REDUCE_SHUFFLE,         /* fold into registers, warp shuffles, one store per block */
+    MODEL_REDUCE_RECURSIVE,       /* device-launched recursion (counts not modelled: -1) */
+    MODEL_NESTED_HELLO            /* no global loads; one atomic per thread (not modelled: -1) */
+} model_kernel;
+
+typedef struct {
+    model_kernel kernel;
+    int elem_bytes;    /* 4 for int and float */
+    int unroll;        /* reductions: data blocks folded per thread block (1 = none) */
+    int tile;          /* matmul/mat_add: tile width or block side */
+    long long n;       /* 1-D length; matmul: columns of B and C */
+    long long block;   /* 1-D block size */
+    long long rows, cols; /* mat_add */
+    long long m, k;       /* matmul: A is m x k, B is k x n */
+} model_params;
+
+typedef struct {
+    uint64_t gld_inst, gst_inst;
+    uint64_t gld_sectors, gst_sectors;
+    uint64_t gld_bytes, gst_bytes;
+    uint64_t dram_bytes_min;
+    uint64_t flops;    /* useful floating-point operations (2 per multiply-add in matmul) */
+} model_counts;
+
+/* Fills *out; returns 0, or -1 when the kernel's traffic is not modelled. */
+int model_traffic(const model_params *p, model_counts *out);
+
+/* The seed's latency cost model for square N x N matmul (cycles per output
+ * element): a global access costs 1000 cycles, a shared-memory access 10.
+ *   naive: 2 global reads per product term, 1 global write
+ *          = 2000*N + 1000
+ *   tiled: per tile phase, 2 global reads + 2 shared writes (20) + 2 shared reads
+ *          per term (20*T), over W = N/T phases, then 1 global write
+ *          = (2000 + 20 + 20*T) * W + 1000 */
+double seed_cycles_naive(long long n);
+double seed_cycles_tiled(long long n, long long tile);
+
+#endif

@@ -1,0 +1,279 @@
+#include "report.h"
+
+#include <string.h>
+
+static const char *paint(int colour, const char *code) { return colour ? code : ""; }
+#define GREEN "\033[32m"
+#define RED "\033[31m"
+#define BOLD "\033[1m"
+#define DIM "\033[2m"
+#define RESET "\033[0m"
+
+static int is_matmul(const kernel_report *k) { return k->variant->task == TASK_MATMUL; }
+
+static void print_count(FILE *out, int has, uint64_t value)
+{
+    if (has)
+        fprintf(out, " %13llu", (unsigned long long)value);
+    else
+        fprintf(out, " %13s", "-");
+}
+
+void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
+{
+    fprintf(out, "\n%s%s  %s%s   [%s: %s]\n", paint(colour, BOLD), lab->lab->dir, lab->lab->title,
+            paint(colour, RESET), run->backend, run->device);
+    fprintf(out, "  %-18s %-6s %10s %10s %9s %7s  %-24s\n", "kernel", "result", "time ms", "GB/s", "GFLOP/s",
+            "% peak", "timed size");
+    for (int i = 0; i < lab->count; i++) {
+        const kernel_report *k = &lab->kernels[i];
+        const char *verdict = !k->ran ? "SKIP" : k->correct ? "PASS" : "FAIL";
+        fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
+                paint(colour, RESET));
+        if (k->correct && k->time_ms >= 0)
+            fprintf(out, " %10.4f %10.1f %9.1f %6.1f%%  %-24s\n", k->time_ms, k->gbps, k->gflops, k->pct_peak,
+                    k->size);
+        else
+            fprintf(out, " %10s %10s %9s %7s  %-24s\n", "-", "-", "-", "-", k->size);
+        if (!k->correct && k->message[0])
+            fprintf(out, "      %s%s%s\n", paint(colour, RED), k->message, paint(colour, RESET));
+    }
+    /* Traffic: the model next to what was measured (when counters were read). */
+    fprintf(out, "  %sglobal-memory traffic of the timed case: model (measured)%s\n", paint(colour, DIM),
+            paint(colour, RESET));
+    fprintf(out, "  %-18s %13s %13s %13s %13s %13s\n", "kernel", "ld inst", "st inst", "ld sectors", "st sectors",
+            "min DRAM B");
+    for (int i = 0; i < lab->count; i++) {
+        const kernel_report *k = &lab->kernels[i];
+        const measured_counts *m = &k->measured;
+        fprintf(out, "  %-18s", k->variant->name);
+        print_count(out, k->has_model, k->model.gld_inst);
+        print_count(out, k->has_model, k->model.gst_inst);
+        print_count(out, k->has_model, k->model.gld_sectors);
+        print_count(out, k->has_model, k->model.gst_sectors);
+        print_count(out, k->has_model, k->model.dram_bytes_min);
+        fprintf(out, "\n");
+        if (m->present) {
+            fprintf(out, "  %-18s", m->source);
+            print_count(out, m->present & MEASURED_GLD_INST, m->gld_inst);
+            print_count(out, m->present & MEASURED_GST_INST, m->gst_inst);
+            print_count(out, m->present & MEASURED_GLD_SECTORS, m->gld_sectors);
+            print_count(out, m->present & MEASURED_GST_SECTORS, m->gst_sectors);
+            print_count(out, (m->present & MEASURED_DRAM_READ) && (m->present & MEASURED_DRAM_WRITE),
+                         m->dram_read_bytes + m->dram_write_bytes);
+            if (m->present & MEASURED_BRANCH_UNIFORMITY)
+                fprintf(out, "  branch uniformity %.2f%%", m->branch_uniformity_pct);
+            fprintf(out, "\n");
+        }
+    }
+    if (!lab->correct && lab->todos[0])
+        fprintf(out, "  %sunfinished in %s:%s\n%s", paint(colour, BOLD), lab->lab->source, paint(colour, RESET),
+                lab->todos);
+    fprintf(out, "  %s%s%s\n", paint(colour, lab->correct ? GREEN : RED),
+            lab->correct ? "all kernels correct" : "not all kernels correct yet", paint(colour, RESET));
+}
+
+void report_print_ladder(FILE *out, const run_report *run, int colour)
+{
+    fprintf(out, "\n%sPerformance ladder%s (%s, %s; kernel time, median of the timed runs)\n", paint(colour, BOLD),
+            paint(colour, RESET), run->backend, run->device);
+    fprintf(out, "  %-26s %-18s %10s %12s %9s %8s\n", "lab", "kernel", "time ms", "rate", "% peak", "vs first");
+    for (int l = 0; l < run->count; l++) {
+        const lab_report *lab = &run->labs[l];
+        double first = -1;
+        for (int i = 0; i < lab->count; i++) {
+            const kernel_report *k = &lab->kernels[i];
+            if (!k->correct || k->time_ms < 0) {
+                fprintf(out, "  %-26s %-18s %10s\n", i == 0 ? lab->lab->dir : "", k->variant->name,
+                        k->ran ? (k->correct ? "-" : "FAIL") : "SKIP");
+                continue;
+            }
+            if (first < 0)
+                first = k->time_ms;
+            char rate[32];
+            if (is_matmul(k))
+                snprintf(rate, sizeof rate, "%.0f GFLOP/s", k->gflops);
+            else
+                snprintf(rate, sizeof rate, "%.0f GB/s", k->gbps);
+            fprintf(out, "  %-26s %-18s %10.4f %12s %8.1f%% %7.2fx\n", i == 0 ? lab->lab->dir : "",
+                    k->variant->name, k->time_ms, rate, k->pct_peak, first / k->time_ms);
+        }
+    }
+}
+
+void report_print_summary(FILE *out, const run_report *run, int colour)
+{
+    int passed = 0, kernels = 0, kernels_passed = 0;
+    for (int l = 0; l < run->count; l++) {
+        passed += run->labs[l].correct;
+        for (int i = 0; i < run->labs[l].count; i++) {
+            kernels++;
+            kernels_passed += run->labs[l].kernels[i].correct;
+        }
+    }
+    fprintf(out, "\n%s%d of %d labs correct, %d of %d kernels%s\n",
+            paint(colour, passed == run->count ? GREEN : RED), passed, run->count, kernels_passed, kernels,
+            paint(colour, RESET));
+}
+
+void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, double value)
+{
+    if (value < 0)
+        fputs("null", out);
+    else
+        fprintf(out, "%.6g", value);
+}
+
+static void json_count(FILE *out, const char *name, int has, uint64_t value, int last)
+{
+    fprintf(out, "\"%s\": ", name);
+    if (has)
+        fprintf(out, "%llu", (unsigned long long)value);
+    else
+        fputs("null", out);
+    fputs(last ? "" : ", ", out);
+}
+
+static void json_kernel(FILE *out, const run_report *run, const kernel_report *k)
+{
+    const measured_counts *m = &k->measured;
+    fprintf(out, "{\"name\": ");
+    json_string(out, k->variant->name);
+    fprintf(out, ", \"task\": ");
+    json_string(out, lab_task_name(k->variant->task));
+    fprintf(out, ", \"ran\": %s, \"correct\": %s, \"message\": ", k->ran ? "true" : "false",
+            k->correct ? "true" : "false");
+    json_string(out, k->message);
+    fprintf(out, ", \"backend\": ");
+    json_string(out, run->backend);
+    fprintf(out, ", \"size\": ");
+    json_string(out, k->size);
+    fprintf(out, ", \"time_ms\": ");
+    json_number(out, k->time_ms);
+    fprintf(out, ", \"e2e_ms\": ");
+    json_number(out, k->e2e_ms);
+    fprintf(out, ", \"cpu_ms\": ");
+    json_number(out, k->cpu_ms);
+    fprintf(out, ", \"gbps\": ");
+    json_number(out, k->gbps);
+    fprintf(out, ", \"gflops\": ");
+    json_number(out, k->gflops);
+    fprintf(out, ", \"pct_peak\": ");
+    json_number(out, k->pct_peak);
+    fprintf(out, ",\n       \"model\": ");
+    if (k->has_model) {
+        fputc('{', out);
+        json_count(out, "gld_inst", 1, k->model.gld_inst, 0);
+        json_count(out, "gst_inst", 1, k->model.gst_inst, 0);
+        json_count(out, "gld_sectors", 1, k->model.gld_sectors, 0);
+        json_count(out, "gst_sectors", 1, k->model.gst_sectors, 0);
+        json_count(out, "gld_bytes", 1, k->model.gld_bytes, 0);
+        json_count(out, "gst_bytes", 1, k->model.gst_bytes, 0);
+        json_count(out, "dram_bytes_min", 1, k->model.dram_bytes_min, 0);
+        json_count(out, "flops", 1, k->model.flops, 1);
+        fputc('}', out);
+    } else {
+        fputs("null", out);
+    }
+    fprintf(out, ",\n       \"measured\": ");
+    if (m->present) {
+        int dram = (m->present & MEASURED_DRAM_READ) && (m->present & MEASURED_DRAM_WRITE);
+        fprintf(out, "{\"source\": ");
+        json_string(out, m->source);
+        fputs(", ", out);
+        json_count(out, "gld_inst", m->present & MEASURED_GLD_INST, m->gld_inst, 0);
+        json_count(out, "gst_inst", m->present & MEASURED_GST_INST, m->gst_inst, 0);
+        json_count(out, "gld_sectors", m->present & MEASURED_GLD_SECTORS, m->gld_sectors, 0);
+        json_count(out, "gst_sectors", m->present & MEASURED_GST_SECTORS, m->gst_sectors, 0);
+        json_count(out, "dram_read_bytes", m->present & MEASURED_DRAM_READ, m->dram_read_bytes, 0);
+        json_count(out, "dram_write_bytes", m->present & MEASURED_DRAM_WRITE, m->dram_write_bytes, 0);
+        json_count(out, "dram_bytes", dram, m->dram_read_bytes + m->dram_write_bytes, 0);
+        json_count(out, "shared_bank_conflicts", m->present & MEASURED_BANK_CONFLICTS, m->shared_bank_conflicts, 0);
+        fprintf(out, "\"branch_uniformity_pct\": ");
+        json_number(out, (m->present & MEASURED_BRANCH_UNIFORMITY) ? m->branch_uniformity_pct : -1);
+        fputc('}', out);
+    } else {
+        fputs("null", out);
+    }
+    fputc('}', out);
+}
+
+int report_write_json(const char *path, const run_report *run)
+{
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return -1;
+    fprintf(out, "{\"schema\": \"gpulab-report/1\", \"date\": ");
+    json_string(out, run->date);
+    fprintf(out, ", \"tree\": ");
+    json_string(out, run->tree);
+    fprintf(out, ", \"backend\": ");
+    json_string(out, run->backend);
+    fprintf(out, ", \"seed\": %llu,\n \"device\": {\"name\": ", (unsigned long long)run->seed);
+    json_string(out, run->device);
+    fprintf(out, ", \"cc\": %d, \"sms\": %d, \"peak_gbps\": ", run->device_cc, run->device_sms);
+    json_number(out, run->peak_gbps);
+    fprintf(out, ", \"peak_gflops\": ");
+    json_number(out, run->peak_gflops);
+    fprintf(out, "},\n \"labs\": [");
+    for (int l = 0; l < run->count; l++) {
+        const lab_report *lab = &run->labs[l];
+        fprintf(out, "%s\n  {\"lab\": ", l ? "," : "");
+        json_string(out, lab->lab->dir);
+        fprintf(out, ", \"title\": ");
+        json_string(out, lab->lab->title);
+        fprintf(out, ", \"correct\": %s, \"todos\": ", lab->correct ? "true" : "false");
+        json_string(out, lab->todos);
+        fprintf(out, ",\n   \"kernels\": [");
+        for (int i = 0; i < lab->count; i++) {
+            fprintf(out, "%s\n      ", i ? "," : "");
+            json_kernel(out, run, &lab->kernels[i]);
+        }
+        fprintf(out, "]}");
+    }
+    fprintf(out, "\n]}\n");
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+int report_write_counters_csv(const char *path, const run_report *run)
+{
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return -1;
+    fprintf(out, "lab,variant,n,block,rows,cols,m,k,gld_inst,gst_inst,gld_sectors,gst_sectors,dram_read_bytes,"
+                 "dram_write_bytes,branch_uniformity_pct,device,date\n");
+    for (int l = 0; l < run->count; l++)
+        for (int i = 0; i < run->labs[l].count; i++) {
+            const kernel_report *k = &run->labs[l].kernels[i];
+            const measured_counts *m = &k->measured;
+            unsigned need = MEASURED_GLD_INST | MEASURED_GST_INST | MEASURED_GLD_SECTORS | MEASURED_GST_SECTORS;
+            if ((m->present & need) != need || strcmp(m->source, "ncu") != 0)
+                continue;
+            fprintf(out, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%s,%s\n",
+                    run->labs[l].lab->dir, k->variant->name, k->params.n, k->params.block, k->params.rows,
+                    k->params.cols, k->params.m, k->params.k, (unsigned long long)m->gld_inst,
+                    (unsigned long long)m->gst_inst, (unsigned long long)m->gld_sectors,
+                    (unsigned long long)m->gst_sectors, (unsigned long long)m->dram_read_bytes,
+                    (unsigned long long)m->dram_write_bytes, m->branch_uniformity_pct, run->device, run->date);
+        }
+    return fclose(out) == 0 ? 0 : -1;
+}

@@ -1,0 +1,341 @@
+#include "validate.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labio_names.h"
+
+/* How many wrong elements a message lists before it just counts them. */
+enum { MAX_LISTED = 3 };
+
+double float_sum_bound(long long terms, double abs_sum)
+{
+    double ju = (double)(terms > 1 ? terms - 1 : 0) * FLOAT_UNIT_ROUNDOFF;
+    return ju / (1.0 - ju) * abs_sum;
+}
+
+static int is_poison(float value)
+{
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits == LAB_POISON_FLOAT_BITS;
+}
+
+const char *float_problem(float got, double ref, double bound)
+{
+    if (is_poison(got))
+        return "unwritten";
+    if (isnan(got))
+        return "NaN";
+    if (isinf(got))
+        return "Inf";
+    return fabs((double)got - ref) <= bound ? NULL : "off";
+}
+
+/* Collects the first few mismatches into a message. */
+typedef struct {
+    char *text;
+    size_t size, used;
+    long long wrong, unwritten;
+} mismatch_log;
+
+static void log_append(mismatch_log *log, const char *fmt, ...)
+{
+    va_list args;
+    if (log->used >= log->size)
+        return;
+    va_start(args, fmt);
+    int written = vsnprintf(log->text + log->used, log->size - log->used, fmt, args);
+    va_end(args);
+    if (written > 0)
+        log->used += (size_t)written < log->size - log->used ? (size_t)written : log->size - log->used - 1;
+}
+
+static void where(char *out, size_t size, long long index, long long cols)
+{
+    if (cols > 0)
+        snprintf(out, size, "(row %lld, col %lld)", index / cols, index % cols);
+    else
+        snprintf(out, size, "[%lld]", index);
+}
+
+static void note_float(mismatch_log *log, long long index, long long cols, float got, double ref, double bound,
+                       const char *problem)
+{
+    char at[64];
+    if (strcmp(problem, "unwritten") == 0)
+        log->unwritten++;
+    if (++log->wrong > MAX_LISTED)
+        return;
+    where(at, sizeof at, index, cols);
+    if (strcmp(problem, "unwritten") == 0)
+        log_append(log, "; %s never written (poison left), expected %.9g", at, ref);
+    else
+        log_append(log, "; %s expected %.9g, got %.9g (%s, allowed error %.3g)", at, ref, (double)got, problem, bound);
+}
+
+static void finish(mismatch_log *log, const char *what, long long total, char *message, size_t size,
+                   const char *detail)
+{
+    snprintf(message, size, "%lld of %lld %s wrong%s%s", log->wrong, total, what,
+             log->unwritten ? " (some never written: does the grid cover them all?)" : "", detail);
+}
+
+static const labio_record *output_record(const labio_file *out, int c, const char *key, labio_type type,
+                                         char *message, size_t size)
+{
+    const labio_record *r = labio_findf(out, type, "c%d.%s", c, key);
+    if (!r)
+        snprintf(message, size, "no result '%s' for this case in the program's output", key);
+    return r;
+}
+
+static int validate_sine(const check_case *cs, const float *got, char *message, size_t size)
+{
+    char detail[700] = "";
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    for (long long i = 0; i < cs->n; i++) {
+        double ref = sin((double)cs->x[i]);
+        /* sinf on the GPU is within 2 ulp for these arguments; allow 2^-21 absolute and relative. */
+        double bound = 4.76837158203125e-07 * (1.0 + fabs(ref));
+        const char *problem = float_problem(got[i], ref, bound);
+        if (problem)
+            note_float(&log, i, 0, got[i], ref, bound, problem);
+    }
+    if (log.wrong == 0)
+        return 1;
+    finish(&log, "elements", cs->n, message, size, detail);
+    return 0;
+}
+
+static int validate_mat_add(const check_case *cs, const float *got, char *message, size_t size)
+{
+    char detail[700] = "";
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    long long count = cs->rows * cs->cols;
+    for (long long i = 0; i < count; i++) {
+        /* One float addition is correctly rounded: the answer is exact. */
+        float ref = cs->a[i] + cs->b[i];
+        const char *problem = float_problem(got[i], ref, 0.0);
+        if (problem)
+            note_float(&log, i, cs->cols, got[i], ref, 0.0, problem);
+    }
+    if (log.wrong == 0)
+        return 1;
+    finish(&log, "elements", count, message, size, detail);
+    return 0;
+}
+
+static int validate_matmul(const check_case *cs, const float *got, char *message, size_t size)
+{
+    char detail[700] = "";
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    for (long long row = 0; row < cs->m; row++)
+        for (long long col = 0; col < cs->n; col++) {
+            double ref = 0, abs_dot = 0;
+            for (long long i = 0; i < cs->k; i++) {
+                double product = (double)cs->a[row * cs->k + i] * cs->b[i * cs->n + col];
+                ref += product;
+                abs_dot += fabs(product);
+            }
+            double bound = float_sum_bound(cs->k + 1, abs_dot);
+            long long index = row * cs->n + col;
+            const char *problem = float_problem(got[index], ref, bound);
+            if (problem)
+                note_float(&log, index, cs->n, got[index], ref, bound, problem);
+        }
+    if (log.wrong == 0)
+        return 1;
+    finish(&log, "elements of C", cs->m * cs->n, message, size, detail);
+    return 0;
+}
+
+long long expected_reduction_blocks(const check_variant *v, long long n, long long block)
+{
+    long long per_block = block * (v->unroll > 0 ? v->unroll : 1);
+    return (n + per_block - 1) / per_block;
+}
+
+static int validate_reduction(const check_variant *v, const check_case *cs, const labio_record *r,
+                              long long grid, char *message, size_t size)
+{
+    long long expected_grid = expected_reduction_blocks(v, cs->n, cs->block);
+    long long per_block = cs->block * (v->unroll > 0 ? v->unroll : 1);
+    int is_int = v->task == TASK_REDUCE_INT;
+    char detail[700] = "";
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    double total_ref = 0, total_got = 0;
+
+    if (grid != expected_grid) {
+        snprintf(message, size,
+                 "launched %lld blocks; expected %lld = ceil(n / (block * %d)) for n = %lld, block = %lld%s", grid,
+                 expected_grid, v->unroll, cs->n, cs->block,
+                 v->unroll > 1 ? ": each block folds that many data blocks, so the grid shrinks by the same factor"
+                               : "");
+        return 0;
+    }
+    if ((long long)r->count != grid) {
+        snprintf(message, size, "the program returned %llu block sums for %lld blocks", (unsigned long long)r->count,
+                 grid);
+        return 0;
+    }
+    for (long long b = 0; b < grid; b++) {
+        long long first = b * per_block, last = first + per_block < cs->n ? first + per_block : cs->n;
+        double ref = 0, abs_sum = 0;
+        for (long long i = first; i < last; i++) {
+            double value = is_int ? (double)cs->ints[i] : (double)cs->x[i];
+            ref += value;
+            abs_sum += fabs(value);
+        }
+        total_ref += ref;
+        if (is_int) {
+            int got = ((const int *)r->data)[b];
+            total_got += got;
+            if ((double)got != ref) {
+                if (got == LAB_POISON_INT)
+                    log.unwritten++;
+                if (++log.wrong <= MAX_LISTED) {
+                    if (got == LAB_POISON_INT)
+                        log_append(&log, "; block %lld (elements %lld..%lld) never wrote its sum, expected %.0f", b,
+                                   first, last - 1, ref);
+                    else
+                        log_append(&log, "; block %lld (elements %lld..%lld) expected %.0f, got %d", b, first,
+                                   last - 1, ref, got);
+                }
+            }
+        } else {
+            float got = ((const float *)r->data)[b];
+            double bound = float_sum_bound(last - first, abs_sum);
+            const char *problem = float_problem(got, ref, bound);
+            total_got += got;
+            if (problem) {
+                char label[96];
+                snprintf(label, sizeof label, "block %lld (elements %lld..%lld)", b, first, last - 1);
+                if (strcmp(problem, "unwritten") == 0)
+                    log.unwritten++;
+                if (++log.wrong <= MAX_LISTED)
+                    log_append(&log, "; %s expected %.9g, got %.9g (%s, allowed error %.3g)", label, ref, (double)got,
+                               problem, bound);
+            }
+        }
+    }
+    if (log.wrong == 0)
+        return 1;
+    snprintf(message, size, "%lld of %lld block sums wrong (total expected %.9g, got %.9g)%s%s", log.wrong, grid,
+             total_ref, total_got, log.unwritten ? ", some never written" : "", detail);
+    return 0;
+}
+
+static int validate_nested(const check_case *cs, const labio_record *r, char *message, size_t size)
+{
+    const int *got = r->data;
+    if ((long long)r->count != cs->max_depth) {
+        snprintf(message, size, "expected %lld depth counters, got %llu", cs->max_depth, (unsigned long long)r->count);
+        return 0;
+    }
+    for (long long d = 0; d < cs->max_depth; d++) {
+        long long expected = d < 62 ? cs->threads >> d : 0;
+        if (got[d] != expected) {
+            snprintf(message, size,
+                     "depth %lld: expected %lld threads (the first grid has %lld threads, each level half of the one "
+                     "before, at most %lld levels), counted %d",
+                     d, expected, cs->threads, cs->max_depth, got[d]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int validate_output(const check_variant *v, const check_case *cs, const labio_file *out, int c, const char *key,
+                    char *message, size_t size)
+{
+    const labio_record *r;
+    int64_t grid = 0;
+    char name[LABIO_NAME_MAX];
+
+    switch (v->task) {
+    case TASK_VEC_SINE:
+    case TASK_MAT_ADD:
+    case TASK_MATMUL: {
+        long long expected = v->task == TASK_VEC_SINE ? cs->n : v->task == TASK_MAT_ADD ? cs->rows * cs->cols
+                                                                                        : cs->m * cs->n;
+        if (!(r = output_record(out, c, key, LABIO_F32, message, size)))
+            return 0;
+        if ((long long)r->count != expected) {
+            snprintf(message, size, "expected %lld results, the program wrote %llu", expected,
+                     (unsigned long long)r->count);
+            return 0;
+        }
+        if (v->task == TASK_VEC_SINE)
+            return validate_sine(cs, r->data, message, size);
+        if (v->task == TASK_MAT_ADD)
+            return validate_mat_add(cs, r->data, message, size);
+        return validate_matmul(cs, r->data, message, size);
+    }
+    case TASK_REDUCE_INT:
+    case TASK_REDUCE_FLOAT:
+        if (!(r = output_record(out, c, key, v->task == TASK_REDUCE_INT ? LABIO_I32 : LABIO_F32, message, size)))
+            return 0;
+        snprintf(name, sizeof name, "c%d.%s", c, LABIO_GRID);
+        if (labio_get_i64(out, name, &grid) != 0) {
+            snprintf(message, size, "the program did not say how many blocks it launched");
+            return 0;
+        }
+        return validate_reduction(v, cs, r, grid, message, size);
+    case TASK_NESTED_HELLO:
+        if (!(r = output_record(out, c, key, LABIO_I32, message, size)))
+            return 0;
+        return validate_nested(cs, r, message, size);
+    }
+    snprintf(message, size, "unknown task");
+    return 0;
+}
+
+static int same_array(const float *sent, const labio_record *back, long long count, long long cols, const char *label,
+                      char *message, size_t size)
+{
+    if (!back) {
+        snprintf(message, size, "the program did not send input %s back", label);
+        return 0;
+    }
+    if ((long long)back->count != count) {
+        snprintf(message, size, "input %s came back with %llu elements, sent %lld", label,
+                 (unsigned long long)back->count, count);
+        return 0;
+    }
+    for (long long i = 0; i < count; i++)
+        if (memcmp(&sent[i], &((const float *)back->data)[i], sizeof(float)) != 0) {
+            char at[64];
+            where(at, sizeof at, i, cols);
+            snprintf(message, size, "the kernel modified its input %s: %s was %.9g, is now %.9g (inputs are const)",
+                     label, at, (double)sent[i], (double)((const float *)back->data)[i]);
+            return 0;
+        }
+    return 1;
+}
+
+int validate_inputs_unchanged(const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                              char *message, size_t size)
+{
+    switch (v->task) {
+    case TASK_VEC_SINE:
+        return same_array(cs->x, labio_findf(out, LABIO_F32, "c%d.%s.x", c, LABIO_IN_AFTER), cs->n, 0, "x", message,
+                          size);
+    case TASK_MAT_ADD:
+        return same_array(cs->a, labio_findf(out, LABIO_F32, "c%d.%s.a", c, LABIO_IN_AFTER), cs->rows * cs->cols,
+                          cs->cols, "A", message, size) &&
+               same_array(cs->b, labio_findf(out, LABIO_F32, "c%d.%s.b", c, LABIO_IN_AFTER), cs->rows * cs->cols,
+                          cs->cols, "B", message, size);
+    case TASK_MATMUL:
+        return same_array(cs->a, labio_findf(out, LABIO_F32, "c%d.%s.a", c, LABIO_IN_AFTER), cs->m * cs->k, cs->k,
+                          "A", message, size) &&
+               same_array(cs->b, labio_findf(out, LABIO_F32, "c%d.%s.b", c, LABIO_IN_AFTER), cs->k * cs->n, cs->n,
+                          "B", message, size);
+    default:
+        return 1; /* reductions work in place by design */
+    }
+}

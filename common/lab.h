@@ -1,0 +1,93 @@
+/* lab.h: everything a lab file needs from the course harness.
+ *
+ * You write kernels and a small "launch" function for each one; the harness
+ * allocates device memory, fills the inputs, times your launch function and
+ * hands the results to the checker. At the bottom of your lab file, the
+ * LAB_VARIANTS table tells the harness which launch functions exist.
+ *
+ * Two macros keep every CUDA call honest:
+ *   CUDA_CHECK(cudaMemcpy(...));    stops with file:line if the call failed
+ *   kernel<<<grid, block>>>(...);
+ *   CHECK_LAUNCH();                 stops with file:line if the launch failed
+ */
+#ifndef LAB_H
+#define LAB_H
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#include "lab_tasks.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reports a failed CUDA call with its file and line, then ends the program. */
+void lab_cuda_check(cudaError_t status, const char *what, const char *file, int line);
+
+#define CUDA_CHECK(call) lab_cuda_check((call), #call, __FILE__, __LINE__)
+#define CHECK_LAUNCH() lab_cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+
+typedef void (*lab_vec_sine_fn)(const float *x, float *y, int n, int block);
+typedef void (*lab_mat_add_fn)(const float *a, const float *b, float *c, int rows, int cols);
+typedef void (*lab_matmul_fn)(const float *a, const float *b, float *c, int m, int k, int n);
+/* Reductions may overwrite `data` (the harness restores it before every run).
+ * They write one sum per block to block_sums and return how many blocks they launched. */
+typedef unsigned int (*lab_reduce_int_fn)(int *data, int *block_sums, unsigned int n, unsigned int block);
+typedef unsigned int (*lab_reduce_float_fn)(float *data, float *block_sums, unsigned int n, unsigned int block);
+/* depth_counts[d] must end up holding the number of threads that ran at depth d. */
+typedef void (*lab_nested_hello_fn)(int *depth_counts, int max_depth, unsigned int threads);
+
+typedef struct {
+    const char *name;
+    lab_task task;
+    union {
+        lab_vec_sine_fn vec_sine;
+        lab_mat_add_fn mat_add;
+        lab_matmul_fn matmul;
+        lab_reduce_int_fn reduce_int;
+        lab_reduce_float_fn reduce_float;
+        lab_nested_hello_fn nested_hello;
+    } launch;
+} lab_variant;
+
+/* Defined by each lab file through LAB_VARIANTS. */
+extern const lab_variant lab_variants[];
+extern const int lab_variant_count;
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* Smallest number of blocks of `per_block` items that covers `count` items. */
+static inline __host__ __device__ unsigned int ceil_div(unsigned int count, unsigned int per_block)
+{
+    return (count + per_block - 1) / per_block;
+}
+
+/* variant("name", launch_function): the overload picks the task from the
+ * launch function's signature, so a wrong signature is a compile error. */
+#define LAB_VARIANT_MAKER(fn_type, task_id, member)                                                         \
+    static inline lab_variant variant(const char *name, fn_type fn)                                         \
+    {                                                                                                       \
+        lab_variant v = {};                                                                                 \
+        v.name = name;                                                                                      \
+        v.task = task_id;                                                                                   \
+        v.launch.member = fn;                                                                               \
+        return v;                                                                                           \
+    }
+LAB_VARIANT_MAKER(lab_vec_sine_fn, TASK_VEC_SINE, vec_sine)
+LAB_VARIANT_MAKER(lab_mat_add_fn, TASK_MAT_ADD, mat_add)
+LAB_VARIANT_MAKER(lab_matmul_fn, TASK_MATMUL, matmul)
+LAB_VARIANT_MAKER(lab_reduce_int_fn, TASK_REDUCE_INT, reduce_int)
+LAB_VARIANT_MAKER(lab_reduce_float_fn, TASK_REDUCE_FLOAT, reduce_float)
+LAB_VARIANT_MAKER(lab_nested_hello_fn, TASK_NESTED_HELLO, nested_hello)
+#undef LAB_VARIANT_MAKER
+
+/* The table of kernels the checker may run, in ladder order. */
+#define LAB_VARIANTS(...)                                                                                   \
+    extern "C" const lab_variant lab_variants[] = {__VA_ARGS__};                                            \
+    extern "C" const int lab_variant_count = (int)(sizeof lab_variants / sizeof lab_variants[0]);
+#endif /* __cplusplus */
+
+#endif /* LAB_H */

@@ -1,0 +1,187 @@
+/* labio: see labio.h for the format. */
+#include "labio.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char LABIO_MAGIC[8] = {'L', 'A', 'B', 'I', 'O', '0', '0', '1'};
+
+/* Upper bound on one record, so a corrupt count cannot make us allocate terabytes. */
+#define LABIO_MAX_RECORD_BYTES ((uint64_t)1 << 34)
+
+size_t labio_type_size(labio_type type)
+{
+    switch (type) {
+    case LABIO_I64:
+    case LABIO_F64: return 8;
+    case LABIO_I32:
+    case LABIO_F32: return 4;
+    case LABIO_TEXT: return 1;
+    }
+    return 0;
+}
+
+FILE *labio_create(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return NULL;
+    if (fwrite(LABIO_MAGIC, 1, sizeof LABIO_MAGIC, f) != sizeof LABIO_MAGIC) {
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+int labio_put(FILE *f, const char *name, labio_type type, const void *data, uint64_t count)
+{
+    char padded[LABIO_NAME_MAX] = {0};
+    uint32_t header[2] = {(uint32_t)type, 0};
+    size_t bytes = (size_t)count * labio_type_size(type);
+
+    if (strlen(name) >= LABIO_NAME_MAX || labio_type_size(type) == 0)
+        return -1;
+    memcpy(padded, name, strlen(name));
+    if (fwrite(padded, 1, sizeof padded, f) != sizeof padded || fwrite(header, sizeof header, 1, f) != 1 ||
+        fwrite(&count, sizeof count, 1, f) != 1)
+        return -1;
+    if (bytes > 0 && fwrite(data, 1, bytes, f) != bytes)
+        return -1;
+    return fflush(f) == 0 ? 0 : -1;
+}
+
+int labio_put_i64(FILE *f, const char *name, int64_t value) { return labio_put(f, name, LABIO_I64, &value, 1); }
+
+int labio_put_f64(FILE *f, const char *name, double value) { return labio_put(f, name, LABIO_F64, &value, 1); }
+
+int labio_put_text(FILE *f, const char *name, const char *text)
+{
+    return labio_put(f, name, LABIO_TEXT, text, strlen(text));
+}
+
+static int append_record(labio_file *file, const labio_record *record)
+{
+    labio_record *grown = realloc(file->records, (file->count + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    file->records = grown;
+    file->records[file->count++] = *record;
+    return 0;
+}
+
+int labio_read(const char *path, labio_file *file, char *err, size_t err_size)
+{
+    char magic[sizeof LABIO_MAGIC];
+    FILE *f;
+
+    memset(file, 0, sizeof *file);
+    f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "cannot open %s", path);
+        return -1;
+    }
+    if (fread(magic, 1, sizeof magic, f) != sizeof magic || memcmp(magic, LABIO_MAGIC, sizeof magic) != 0) {
+        snprintf(err, err_size, "%s is not a labio file (bad or missing header)", path);
+        fclose(f);
+        return -1;
+    }
+    for (;;) {
+        labio_record record;
+        uint32_t header[2];
+        uint64_t bytes;
+
+        memset(&record, 0, sizeof record);
+        size_t got = fread(record.name, 1, LABIO_NAME_MAX, f);
+        if (got == 0)
+            break; /* clean end of file */
+        if (got != LABIO_NAME_MAX || fread(header, sizeof header, 1, f) != 1 ||
+            fread(&record.count, sizeof record.count, 1, f) != 1) {
+            file->truncated = 1;
+            break;
+        }
+        record.name[LABIO_NAME_MAX - 1] = '\0';
+        record.type = (labio_type)header[0];
+        if (labio_type_size(record.type) == 0) {
+            snprintf(err, err_size, "%s: record '%s' has unknown type %u", path, record.name, header[0]);
+            fclose(f);
+            labio_free(file);
+            return -1;
+        }
+        bytes = record.count * labio_type_size(record.type);
+        if (bytes > LABIO_MAX_RECORD_BYTES) {
+            snprintf(err, err_size, "%s: record '%s' claims %llu bytes", path, record.name,
+                     (unsigned long long)bytes);
+            fclose(f);
+            labio_free(file);
+            return -1;
+        }
+        record.data = malloc((size_t)bytes + 1);
+        if (!record.data) {
+            snprintf(err, err_size, "out of memory reading %s", path);
+            fclose(f);
+            labio_free(file);
+            return -1;
+        }
+        if (bytes > 0 && fread(record.data, 1, (size_t)bytes, f) != bytes) {
+            free(record.data);
+            file->truncated = 1;
+            break;
+        }
+        ((char *)record.data)[bytes] = '\0';
+        if (append_record(file, &record) != 0) {
+            free(record.data);
+            snprintf(err, err_size, "out of memory reading %s", path);
+            fclose(f);
+            labio_free(file);
+            return -1;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+void labio_free(labio_file *file)
+{
+    for (size_t i = 0; i < file->count; i++)
+        free(file->records[i].data);
+    free(file->records);
+    memset(file, 0, sizeof *file);
+}
+
+const labio_record *labio_find(const labio_file *file, const char *name, labio_type type)
+{
+    /* The last record of a name wins, so a writer may correct an earlier one. */
+    for (size_t i = file->count; i-- > 0;)
+        if (strcmp(file->records[i].name, name) == 0)
+            return file->records[i].type == type ? &file->records[i] : NULL;
+    return NULL;
+}
+
+const labio_record *labio_findf(const labio_file *file, labio_type type, const char *fmt, ...)
+{
+    char name[LABIO_NAME_MAX + 16];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(name, sizeof name, fmt, args);
+    va_end(args);
+    return labio_find(file, name, type);
+}
+
+int labio_get_i64(const labio_file *file, const char *name, int64_t *value)
+{
+    const labio_record *r = labio_find(file, name, LABIO_I64);
+    if (!r || r->count != 1)
+        return -1;
+    *value = *(const int64_t *)r->data;
+    return 0;
+}
+
+int labio_get_f64(const labio_file *file, const char *name, double *value)
+{
+    const labio_record *r = labio_find(file, name, LABIO_F64);
+    if (!r || r->count != 1)
+        return -1;
+    *value = *(const double *)r->data;
+    return 0;
+}

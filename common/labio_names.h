@@ -1,0 +1,40 @@
+/* Record names and poison values shared by the harness and the checker.
+ * Case records are prefixed "c<case>." (for example "c0.out"). */
+#ifndef LABIO_NAMES_H
+#define LABIO_NAMES_H
+
+/* Input file */
+#define LABIO_TASK "task"   /* i64: a lab_task value */
+#define LABIO_CASES "cases" /* i64: number of cases */
+/* per case: i64 n, block, rows, cols, m, k, threads, max_depth, repeats;
+ * arrays x (f32), a, b (f32), data (i32 or f32) */
+
+/* Output file */
+#define LABIO_VARIANT "variant"
+#define LABIO_BACKEND "backend" /* "gpu" or "emu" */
+#define LABIO_DEVICE_NAME "device.name"
+#define LABIO_DEVICE_CC "device.cc" /* 90 for compute capability 9.0 */
+#define LABIO_DEVICE_SMS "device.sms"
+#define LABIO_DEVICE_PEAK_GBPS "device.peak_gbps"
+#define LABIO_DEVICE_PEAK_GFLOPS "device.peak_gflops"
+#define LABIO_STATUS "status" /* per case; LABIO_STATUS_OK or an error message */
+#define LABIO_STATUS_OK "ok"
+#define LABIO_GRID "grid"         /* i64: blocks a reduction launched */
+#define LABIO_OUT "out"           /* result of the first run */
+#define LABIO_OUT_LAST "out_last" /* result of the last timed run */
+#define LABIO_IN_AFTER "in_after" /* c<case>.in_after.<array>: inputs read back */
+#define LABIO_TIME_MS "time_ms"   /* f64[repeats]: kernel time, CUDA events */
+#define LABIO_E2E_MS "e2e_ms"     /* f64[repeats]: copy in + kernel + copy out */
+#define LABIO_CPU_MS "cpu_ms"     /* f64[repeats]: a plain CPU loop over the same data */
+#define LABIO_MEASURED "measured" /* c<case>.measured.<counter>: i64 counts from the emulator, first run */
+
+/* Outputs are filled with these bytes before every run; a value still made of
+ * them afterwards was never written. 0xFFFFFFFF is a NaN no arithmetic produces
+ * on its own (the default NaN is 0x7FFFFFFF on NVIDIA GPUs and 0xFFC00000 on x86);
+ * 0xA5A5A5A5 is an int of magnitude above 2^30, beyond any sum the checker's inputs allow. */
+#define LAB_POISON_BYTE_FLOAT 0xFF
+#define LAB_POISON_BYTE_INT 0xA5
+#define LAB_POISON_FLOAT_BITS 0xFFFFFFFFu
+#define LAB_POISON_INT ((int)0xA5A5A5A5u)
+
+#endif

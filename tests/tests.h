@@ -1,0 +1,11 @@
+/* Each test file registers one CUnit suite; run_tests.c calls them all. */
+#ifndef TESTS_H
+#define TESTS_H
+
+int add_model_tests(void);
+int add_validate_tests(void);
+int add_labio_tests(void);
+int add_report_tests(void);
+int add_fixture_tests(void);
+
+#endif
