@@ -6,7 +6,8 @@
 #   make test               the project's own tests (CUnit) and a build of every lab
 #   make clean
 #
-# Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute counters).
+# Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
+# counters), SEED=N (other inputs), TIMEOUT=S (seconds per kernel variant).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -16,13 +17,28 @@ CC       ?= gcc
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
 BUILD    ?= build
 
+# Backend: the GPU when a CUDA device answers, otherwise the CPU emulator (emu/),
+# which runs the same .cu files. BACKEND=gpu or BACKEND=emu forces one.
+HAVE_GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
+BACKEND  ?= $(if $(HAVE_GPU),gpu,emu)
+ifeq ($(BACKEND),emu)
+LAB_NVCC := emu/emucc
+HOST_CUDA_FLAGS = -Iemu/include -DLAB_EMULATION
+else ifeq ($(BACKEND),gpu)
+LAB_NVCC := $(NVCC)
+HOST_CUDA_FLAGS = -I$(CUDA_HOME)/include
+else
+$(error BACKEND=$(BACKEND): use gpu or emu)
+endif
+# Lab programs and the harness are built per backend; the checker once.
+TARGET := $(BUILD)/$(BACKEND)
+
 # The GPU's compute capability (sm_90 on an H100); sm_90 when no GPU answers.
 DETECTED_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
 GPU_ARCH ?= $(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH),sm_90)
 
 CFLAGS   ?= -O2
 CFLAGS   += -std=c11 -Wall -Wextra -Wpedantic -Werror -Icommon
-HOST_CUDA_FLAGS := -I$(CUDA_HOME)/include
 NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra
 # Labs that launch kernels from the device need relocatable device code and the device runtime.
@@ -41,22 +57,31 @@ endif
 # labs/03-reduce-divergence/reduce_divergence.cu -> the one .cu file of a lab folder
 lab_source = $(wildcard $(1)/$(2)/*.cu)
 
-HARNESS_OBJS := $(BUILD)/common/harness.o $(BUILD)/common/labio.o
+HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o
 CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
 .PHONY: help check solutions test build-labs build-solutions clean tools
 help:
-	@sed -n '3,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
 
 tools:
-	@command -v $(NVCC) >/dev/null || { echo "nvcc not found: install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads) and put its bin/ on PATH"; exit 1; }
 	@command -v $(CC) >/dev/null || { echo "$(CC) not found: sudo apt-get install -y build-essential"; exit 1; }
+ifeq ($(BACKEND),gpu)
+	@command -v $(NVCC) >/dev/null || { echo "nvcc not found: install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads) and put its bin/ on PATH"; exit 1; }
+else
+	@command -v clang++ >/dev/null && test -f /usr/include/boost/context/fiber.hpp && command -v llvm-symbolizer >/dev/null || \
+	  { echo "the CPU emulator needs clang, Boost.Context and llvm-symbolizer: sudo apt-get install -y clang llvm libboost-context-dev"; exit 1; }
+endif
 
-$(BUILD)/common/%.o: common/%.c common/*.h | tools
+$(TARGET)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -c $< -o $@
+
+$(BUILD)/common/%.o: common/%.c common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h
 	@mkdir -p $(@D)
@@ -67,26 +92,33 @@ $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
 define LAB_PROGRAM
-$(BUILD)/$(1)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(HARNESS_OBJS) | tools
+$(TARGET)/$(1)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(HARNESS_OBJS) | tools
 	@mkdir -p $$(@D)
-	$(NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
-	$(NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
+	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
+	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab))))
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,solutions,$(lab))))
 
-build-labs: $(foreach lab,$(SELECTED),$(BUILD)/labs/$(lab)/lab)
-build-solutions: $(foreach lab,$(SELECTED),$(BUILD)/solutions/$(lab)/lab)
+build-labs: $(foreach lab,$(SELECTED),$(TARGET)/labs/$(lab)/lab)
+build-solutions: $(foreach lab,$(SELECTED),$(TARGET)/solutions/$(lab)/lab)
 
-CHECK_ARGS = $(if $(JSON),--json $(JSON)) $(if $(filter 1,$(PROFILE)),--profile) $(if $(QUICK),--quick)
+ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: emulating on the CPU,no CUDA device: emulating on the CPU); times are not GPU times")
+
+CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$(PROFILE)),--profile) $(if $(COUNTERS_CSV),--counters-csv $(COUNTERS_CSV)) \
+             $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 check: $(CHECKER) build-labs
-	@$(CHECKER) --tree labs --build $(BUILD)/labs $(CHECK_ARGS) $(SELECTED)
+	$(ANNOUNCE)
+	@$(CHECKER) --tree labs --build $(TARGET)/labs $(CHECK_ARGS) $(SELECTED)
 
 solutions: $(CHECKER) build-solutions
-	@$(CHECKER) --tree solutions --build $(BUILD)/solutions --ladder $(CHECK_ARGS) $(SELECTED)
+	$(ANNOUNCE)
+	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(SELECTED)
 
-test:
+# Every lab and solution must compile and link; then the CUnit tests run.
+ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/solutions/$(lab)/lab)
+test: $(ALL_PROGRAMS) $(CHECKER)
 	@$(MAKE) --no-print-directory -C tests
 
 clean:

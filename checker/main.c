@@ -1,6 +1,6 @@
 /* check: runs lab programs on the checker's own inputs and judges them.
  *
- *   check --tree labs|solutions --build DIR [--json FILE] [--ladder] [--profile]
+ *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
  *         [--counters-csv FILE] [--seed N] [--timeout S] LAB...
  *
  * For every kernel variant of every lab named, the checker writes seeded inputs
@@ -29,7 +29,7 @@
 #include "validate.h"
 
 typedef struct {
-    const char *tree, *build, *json, *counters_csv;
+    const char *tree, *build, *json, *counters_csv, *backend;
     int ladder, profile;
     uint64_t seed;
     double timeout_s;
@@ -37,8 +37,9 @@ typedef struct {
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--json FILE] [--ladder] [--profile]\n"
-                    "             [--counters-csv FILE] [--seed N] [--timeout SECONDS] LAB...\n"
+    fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
+                    "             [--profile]"
+                    " [--counters-csv FILE] [--seed N] [--timeout SECONDS] LAB...\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
         fprintf(stderr, " %s", check_labs[i].dir);
@@ -141,8 +142,9 @@ static void take_device_facts(run_report *run, const labio_file *out)
         return;
     if ((r = labio_find(out, LABIO_DEVICE_NAME, LABIO_TEXT)))
         snprintf(run->device, sizeof run->device, "%s", (const char *)r->data);
-    if ((r = labio_find(out, LABIO_BACKEND, LABIO_TEXT)))
-        snprintf(run->backend, sizeof run->backend, "%s", (const char *)r->data);
+    if ((r = labio_find(out, LABIO_BACKEND, LABIO_TEXT)) && strcmp(run->backend, (const char *)r->data) != 0)
+        fprintf(stderr, "check: the lab program runs on backend '%s' but the checker was told '%s'\n",
+                (const char *)r->data, run->backend);
     if (labio_get_i64(out, LABIO_DEVICE_CC, &value) == 0)
         run->device_cc = (int)value;
     if (labio_get_i64(out, LABIO_DEVICE_SMS, &value) == 0)
@@ -205,7 +207,7 @@ static void check_variant_run(const options *opt, run_report *run, const char *p
         k->correct = 0;
         if (!status) {
             const labio_record *global = labio_find(&out, LABIO_STATUS, LABIO_TEXT);
-            snprintf(k->message, sizeof k->message, "%s: the program %s before finishing this case%s%s", size,
+            snprintf(k->message, sizeof k->message, "%s: before finishing this case, the program %s%s%s", size,
                      ended ? ended : "stopped", global ? ": " : (tail[0] ? ": " : ""),
                      global ? (const char *)global->data : tail);
         } else if (strcmp(status->data, LABIO_STATUS_OK) != 0) {
@@ -249,7 +251,7 @@ static void check_variant_run(const options *opt, run_report *run, const char *p
                 k->pct_peak = run->peak_gbps > 0 ? 100.0 * k->gbps / run->peak_gbps : -1;
             }
         }
-        if (opt->profile && k->correct && backend == BACKEND_GPU) {
+        if (opt->profile && k->correct && k->has_model && backend == BACKEND_GPU) {
             /* Profile one untimed run of the timed case alone. */
             check_case_set one = set;
             char profile_in[512], profile_out[512], perr[600];
@@ -277,7 +279,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 int main(int argc, char **argv)
 {
-    options opt = {NULL, NULL, NULL, NULL, 0, 0, 1, 60.0};
+    options opt = {NULL, NULL, NULL, NULL, "gpu", 0, 0, 1, 60.0};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
@@ -294,6 +296,8 @@ int main(int argc, char **argv)
             opt.build = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--json") == 0)
             opt.json = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--backend") == 0)
+            opt.backend = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--counters-csv") == 0)
             opt.counters_csv = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--seed") == 0)
@@ -307,7 +311,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!opt.tree || !opt.build || lab_count == 0 || opt.timeout_s <= 0) {
+    if (!opt.tree || !opt.build || lab_count == 0 || opt.timeout_s <= 0 ||
+        (strcmp(opt.backend, "gpu") != 0 && strcmp(opt.backend, "emu") != 0)) {
         usage();
         return 2;
     }
@@ -316,7 +321,7 @@ int main(int argc, char **argv)
         return 2;
     }
     snprintf(run.tree, sizeof run.tree, "%s", opt.tree);
-    snprintf(run.backend, sizeof run.backend, "gpu");
+    snprintf(run.backend, sizeof run.backend, "%s", opt.backend);
     run.seed = opt.seed;
     time_t now = time(NULL);
     strftime(run.date, sizeof run.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));

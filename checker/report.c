@@ -11,6 +11,15 @@ static const char *paint(int colour, const char *code) { return colour ? code : 
 
 static int is_matmul(const kernel_report *k) { return k->variant->task == TASK_MATMUL; }
 
+/* A rate, or a dash right-aligned in `width` when it was not measured. */
+static void print_rate(FILE *out, const char *format, double value, int width)
+{
+    if (value >= 0)
+        fprintf(out, format, value);
+    else
+        fprintf(out, "%*s", width, "-");
+}
+
 static void print_count(FILE *out, int has, uint64_t value)
 {
     if (has)
@@ -30,9 +39,13 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         const char *verdict = !k->ran ? "SKIP" : k->correct ? "PASS" : "FAIL";
         fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
                 paint(colour, RESET));
-        if (k->correct && k->time_ms >= 0)
-            fprintf(out, " %10.4f %10.1f %9.1f %6.1f%%  %-24s\n", k->time_ms, k->gbps, k->gflops, k->pct_peak,
-                    k->size);
+        if (k->correct && k->time_ms >= 0) {
+            fprintf(out, " %10.4f", k->time_ms);
+            print_rate(out, " %10.1f", k->gbps, 11);
+            print_rate(out, " %9.1f", k->gflops, 10);
+            print_rate(out, " %6.1f%%", k->pct_peak, 8);
+            fprintf(out, "  %-24s\n", k->size);
+        }
         else
             fprintf(out, " %10s %10s %9s %7s  %-24s\n", "-", "-", "-", "-", k->size);
         if (!k->correct && k->message[0])

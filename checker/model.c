@@ -1,0 +1,543 @@
+/* The global-memory traffic model (see model.h for what each count means).
+ *
+ * How the counts are made
+ * -----------------------
+ * Every warp of the launch (32 consecutive threads of a block, threadIdx.x
+ * fastest, then threadIdx.y) runs the solution kernel's global loads and
+ * stores in program order. For each such instruction the model collects the
+ * lanes whose guard holds and the byte address each one touches. If at least
+ * one lane is active the instruction counts once (gld_inst / gst_inst); its
+ * sectors are the distinct 32-byte segments (address / 32) that the active
+ * lanes' bytes fall in (an access of elem_bytes at A touches A/32 ..
+ * (A + elem_bytes - 1)/32); its bytes are active lanes * elem_bytes.
+ *
+ * Every array starts at offset 0 of its own allocation, at a large base
+ * address that is a multiple of 256 (cudaMalloc alignment) and far from the
+ * others, so two arrays never share a sector. (No instruction of these
+ * kernels touches two arrays anyway.)
+ *
+ * Walking every warp exactly, but fast
+ * ------------------------------------
+ * The sector count of one warp instruction does not change when all its
+ * addresses move by a multiple of 32 bytes. Two consequences make the walk
+ * cheap without approximating anything:
+ *
+ *  1. Blocks. Moving from block b to block b + 1 moves each array's addresses
+ *     by a fixed number of bytes D (for a 1-D reduction D = block*unroll*elem
+ *     for the data and elem for block_sums). After period(D) = 32/gcd(D mod 32,
+ *     32) blocks the shift is a multiple of 32. So all *full* blocks (those
+ *     with no guard failing because of the array's end) fall into at most 32
+ *     classes b mod P, each counted once at its smallest member and
+ *     multiplied by the class size; the one partial last block is walked on
+ *     its own. 2-D launches do the same in x and in y independently.
+ *
+ *  2. Loops. Iteration i of the naive matmul loop (and phase p of the tiled
+ *     one, for the phases that lie wholly inside k) moves every lane's address
+ *     by the same step S, so the sector count is periodic in i with period
+ *     period(S) <= 32: at most 32 iterations are counted per warp, each
+ *     multiplied by how often it recurs. The phase that sticks out past k
+ *     is walked on its own.
+ *
+ * A 1024^3 matmul is thus one representative block per class (one class for
+ * square powers of two) instead of 32768 warps x 1024 iterations.
+ *
+ * flops (model_counts.flops)
+ * --------------------------
+ *   vec_sine  n        (one sinf per element, counted as 1)
+ *   mat_add   rows*cols
+ *   matmul    2*m*n*k  (multiply + add per product term)
+ *   reductions n - 1   (the additions a sum of n values needs, on the device
+ *                       and the host's grid - 1 additions of the block sums
+ *                       together; integer adds for the int reductions)
+ *
+ * dram_bytes_min: every input element read once, every output element written
+ * once: sine 2*n*e; mat_add 3*rows*cols*e; matmul (m*k + k*n + m*n)*e;
+ * reductions n*e + grid*e (the data read, one block sum written per block).
+ *
+ * Parameters the kernels cannot launch with (elem_bytes < 1, a 1-D block
+ * outside 1..1024, a tile outside 1..32, negative sizes, unroll < 1 for the
+ * kernels that fold) also return -1, like the kernels not modelled.
+ */
+#include "model.h"
+
+#include <string.h>
+
+#define WARP 32
+#define SECTOR 32
+#define MAX_THREADS 1024
+
+/* Distinct, 256-byte aligned, far apart: 1 TiB between arrays. */
+#define BASE_IN0 ((uint64_t)1 << 40) /* x, A, the reduction data */
+#define BASE_IN1 ((uint64_t)2 << 40) /* B */
+#define BASE_OUT ((uint64_t)3 << 40) /* y, C, block_sums */
+
+typedef struct {
+    uint64_t inst, sectors, bytes;
+} stream;
+
+typedef struct {
+    stream ld, st;
+} tally;
+
+/* One warp's active lanes for one instruction: their byte addresses. */
+typedef struct {
+    int n;
+    uint64_t addr[WARP];
+} lanes;
+
+/* Blocks (or loop iterations) per period of a shift of `bytes`: after that
+ * many shifts the total shift is a multiple of 32 bytes. */
+static uint64_t period_of(uint64_t bytes)
+{
+    uint64_t r = bytes % SECTOR, p = SECTOR;
+    if (r == 0)
+        return 1;
+    while (r % 2 == 0) { /* gcd(r, 32) is the power of two dividing r */
+        r /= 2;
+        p /= 2;
+    }
+    return p;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Distinct 32-byte sectors touched by accesses of `eb` bytes at addr[0..n),
+ * each address shifted by `shift`: the size of a union of integer ranges. */
+static uint64_t union_sectors(const uint64_t *addr, int n, uint64_t eb, uint64_t shift)
+{
+    uint64_t lo[WARP], hi[WARP];
+    for (int i = 0; i < n; i++) { /* insertion sort by first sector; lanes are mostly in order */
+        uint64_t a = addr[i] + shift, l = a / SECTOR, h = (a + eb - 1) / SECTOR;
+        int j = i;
+        while (j > 0 && lo[j - 1] > l) {
+            lo[j] = lo[j - 1];
+            hi[j] = hi[j - 1];
+            j--;
+        }
+        lo[j] = l;
+        hi[j] = h;
+    }
+    uint64_t total = 0, cur_lo = 0, cur_hi = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && lo[i] <= cur_hi) {
+            if (hi[i] > cur_hi)
+                cur_hi = hi[i];
+            continue;
+        }
+        if (i > 0)
+            total += cur_hi - cur_lo + 1;
+        cur_lo = lo[i];
+        cur_hi = hi[i];
+    }
+    if (n > 0)
+        total += cur_hi - cur_lo + 1;
+    return total;
+}
+
+/* The instruction runs `iters` times (iteration i shifts every address by
+ * i*step bytes), in `mult` identical warps. */
+static void emit_loop(stream *s, const lanes *w, uint64_t eb, uint64_t step, uint64_t iters, uint64_t mult)
+{
+    if (w->n == 0 || iters == 0 || mult == 0)
+        return;
+    uint64_t period = period_of(step);
+    s->inst += iters * mult;
+    s->bytes += iters * (uint64_t)w->n * eb * mult;
+    for (uint64_t r = 0; r < period && r < iters; r++) {
+        uint64_t recurs = (iters - r + period - 1) / period;
+        s->sectors += union_sectors(w->addr, w->n, eb, r * step) * recurs * mult;
+    }
+}
+
+static void emit(stream *s, const lanes *w, uint64_t eb, uint64_t mult)
+{
+    emit_loop(s, w, eb, 0, 1, mult);
+}
+
+static void add_lane(lanes *w, uint64_t addr) { w->addr[w->n++] = addr; }
+
+static void tally_add(tally *dst, const tally *src, uint64_t mult)
+{
+    dst->ld.inst += src->ld.inst * mult;
+    dst->ld.sectors += src->ld.sectors * mult;
+    dst->ld.bytes += src->ld.bytes * mult;
+    dst->st.inst += src->st.inst * mult;
+    dst->st.sectors += src->st.sectors * mult;
+    dst->st.bytes += src->st.bytes * mult;
+}
+
+/* Classes of blocks along one grid dimension: the `full` blocks whose guards
+ * never fail for the array's end, grouped by index mod `period`, then the
+ * partial last block if the grid has one (total == full + 1). */
+typedef struct {
+    long long rep;
+    uint64_t mult;
+} block_class;
+
+static int block_classes(long long full, long long total, uint64_t period, block_class out[SECTOR + 1])
+{
+    int count = 0;
+    for (uint64_t r = 0; r < period && (long long)r < full; r++) {
+        out[count].rep = (long long)r;
+        out[count].mult = ((uint64_t)full - r + period - 1) / period;
+        count++;
+    }
+    if (total > full) {
+        out[count].rep = full;
+        out[count].mult = 1;
+        count++;
+    }
+    return count;
+}
+
+/* ---------------------------------------------------------------- 1-D ---- */
+
+/* y[i] = sinf(x[i]) with i = b*block + tid, guarded by i < n. */
+static void sine_block(const model_params *p, long long b, tally *t)
+{
+    uint64_t eb = (uint64_t)p->elem_bytes;
+    for (long long w0 = 0; w0 < p->block; w0 += WARP) {
+        lanes x = {0, {0}}, y = {0, {0}};
+        for (long long tid = w0; tid < w0 + WARP && tid < p->block; tid++) {
+            long long i = b * p->block + tid;
+            if (i < p->n) {
+                add_lane(&x, BASE_IN0 + (uint64_t)i * eb);
+                add_lane(&y, BASE_OUT + (uint64_t)i * eb);
+            }
+        }
+        emit(&t->ld, &x, eb, 1);
+        emit(&t->st, &y, eb, 1);
+    }
+}
+
+enum { STEP_NEIGHBORED, STEP_NEIGHBORED_LESS, STEP_INTERLEAVED, STEP_LAST_WARP };
+
+/* Whether thread tid adds a pair at step `s`, and which: d[i0] += d[i1]. */
+static int pair_of(int kind, long long tid, long long s, long long count, long long *i0, long long *i1)
+{
+    switch (kind) {
+    case STEP_NEIGHBORED: /* tid % (2*stride) == 0 && tid + stride < count */
+        *i0 = tid;
+        if (tid % (2 * s) != 0)
+            return 0;
+        break;
+    case STEP_NEIGHBORED_LESS: /* index = 2*stride*tid; index + stride < count */
+        *i0 = 2 * s * tid;
+        break;
+    case STEP_INTERLEAVED: /* tid < stride && tid + stride < count */
+        *i0 = tid;
+        if (tid >= s)
+            return 0;
+        break;
+    default: /* STEP_LAST_WARP: tid < 32 && tid + offset < count, volatile */
+        *i0 = tid;
+        if (tid >= WARP)
+            return 0;
+        break;
+    }
+    *i1 = *i0 + s;
+    return *i1 < count;
+}
+
+/* One in-place step d[i0] += d[i1]: load d[i0], load d[i1], store d[i0]. */
+static void tree_step(const model_params *p, uint64_t dbase, int kind, long long s, long long count, tally *t)
+{
+    uint64_t eb = (uint64_t)p->elem_bytes;
+    for (long long w0 = 0; w0 < p->block; w0 += WARP) {
+        lanes a = {0, {0}}, b = {0, {0}};
+        for (long long tid = w0; tid < w0 + WARP && tid < p->block; tid++) {
+            long long i0 = 0, i1 = 0;
+            if (pair_of(kind, tid, s, count, &i0, &i1)) {
+                add_lane(&a, dbase + (uint64_t)i0 * eb);
+                add_lane(&b, dbase + (uint64_t)i1 * eb);
+            }
+        }
+        emit(&t->ld, &a, eb, 1);
+        emit(&t->ld, &b, eb, 1);
+        emit(&t->st, &a, eb, 1);
+    }
+}
+
+static int folds(model_kernel k)
+{
+    return k == MODEL_REDUCE_UNROLL || k == MODEL_REDUCE_UNROLL_WARPS || k == MODEL_REDUCE_COMPLETE_UNROLL ||
+           k == MODEL_REDUCE_SYNCWARP || k == MODEL_REDUCE_SHUFFLE;
+}
+
+/* Block b of a reduction over d = data + first, first = b*block*unroll. */
+static void reduce_block(const model_params *p, long long unroll, long long b, tally *t)
+{
+    uint64_t eb = (uint64_t)p->elem_bytes;
+    long long block = p->block, n = p->n;
+    long long first = b * block * unroll;
+    long long count = n - first < block ? n - first : block; /* folded elements this block owns */
+    uint64_t dbase = BASE_IN0 + (uint64_t)first * eb;
+    lanes one = {1, {0}};
+
+    if (folds(p->kernel)) {
+        /* for j < unroll: if (idx + j*block < n) sum += data[idx + j*block]; */
+        for (long long j = 0; j < unroll; j++)
+            for (long long w0 = 0; w0 < block; w0 += WARP) {
+                lanes w = {0, {0}};
+                for (long long tid = w0; tid < w0 + WARP && tid < block; tid++)
+                    if (first + tid + j * block < n)
+                        add_lane(&w, dbase + (uint64_t)(tid + j * block) * eb);
+                emit(&t->ld, &w, eb, 1);
+            }
+        if (p->kernel == MODEL_REDUCE_SHUFFLE) {
+            /* warp shuffles and shared memory, then block_sums[b] once */
+            one.addr[0] = BASE_OUT + (uint64_t)b * eb;
+            emit(&t->st, &one, eb, 1);
+            return;
+        }
+        /* if (idx < n) data[idx] = sum; */
+        for (long long w0 = 0; w0 < block; w0 += WARP) {
+            lanes w = {0, {0}};
+            for (long long tid = w0; tid < w0 + WARP && tid < block; tid++)
+                if (first + tid < n)
+                    add_lane(&w, dbase + (uint64_t)tid * eb);
+            emit(&t->st, &w, eb, 1);
+        }
+    }
+
+    switch (p->kernel) {
+    case MODEL_REDUCE_NEIGHBORED:
+        for (long long s = 1; s < block; s *= 2)
+            tree_step(p, dbase, STEP_NEIGHBORED, s, count, t);
+        break;
+    case MODEL_REDUCE_NEIGHBORED_LESS:
+        for (long long s = 1; s < block; s *= 2)
+            tree_step(p, dbase, STEP_NEIGHBORED_LESS, s, count, t);
+        break;
+    case MODEL_REDUCE_INTERLEAVED:
+    case MODEL_REDUCE_UNROLL:
+        for (long long s = block / 2; s > 0; s /= 2)
+            tree_step(p, dbase, STEP_INTERLEAVED, s, count, t);
+        break;
+    case MODEL_REDUCE_UNROLL_WARPS:
+    case MODEL_REDUCE_SYNCWARP:
+        for (long long s = block / 2; s > WARP; s /= 2)
+            tree_step(p, dbase, STEP_INTERLEAVED, s, count, t);
+        for (long long off = WARP; off > 0; off /= 2)
+            tree_step(p, dbase, STEP_LAST_WARP, off, count, t);
+        break;
+    default: /* MODEL_REDUCE_COMPLETE_UNROLL: if (block >= 2s && tid < s) for s = 512 .. 64 */
+        for (long long s = 512; s >= 64; s /= 2)
+            if (block >= 2 * s)
+                tree_step(p, dbase, STEP_INTERLEAVED, s, count, t);
+        for (long long off = WARP; off > 0; off /= 2)
+            tree_step(p, dbase, STEP_LAST_WARP, off, count, t);
+        break;
+    }
+
+    /* if (tid == 0) block_sums[b] = d[0]; */
+    one.addr[0] = dbase;
+    emit(&t->ld, &one, eb, 1);
+    one.addr[0] = BASE_OUT + (uint64_t)b * eb;
+    emit(&t->st, &one, eb, 1);
+}
+
+/* ---------------------------------------------------------------- 2-D ---- */
+
+/* Thread t of a tile x tile block: tx = t % tile, ty = t / tile. */
+static void mat_add_block(const model_params *p, long long bx, long long by, tally *t)
+{
+    uint64_t eb = (uint64_t)p->elem_bytes;
+    long long tile = p->tile, threads = tile * tile;
+    for (long long w0 = 0; w0 < threads; w0 += WARP) {
+        lanes a = {0, {0}}, b = {0, {0}}, c = {0, {0}};
+        for (long long th = w0; th < w0 + WARP && th < threads; th++) {
+            long long col = bx * tile + th % tile, row = by * tile + th / tile;
+            if (row < p->rows && col < p->cols) {
+                uint64_t off = (uint64_t)(row * p->cols + col) * eb;
+                add_lane(&a, BASE_IN0 + off);
+                add_lane(&b, BASE_IN1 + off);
+                add_lane(&c, BASE_OUT + off);
+            }
+        }
+        emit(&t->ld, &a, eb, 1);
+        emit(&t->ld, &b, eb, 1);
+        emit(&t->st, &c, eb, 1);
+    }
+}
+
+static void matmul_block(const model_params *p, long long bx, long long by, tally *t)
+{
+    uint64_t eb = (uint64_t)p->elem_bytes;
+    long long tile = p->tile, threads = tile * tile;
+    long long m = p->m, n = p->n, k = p->k;
+    long long full_phases = k / tile;
+    for (long long w0 = 0; w0 < threads; w0 += WARP) {
+        lanes a = {0, {0}}, b = {0, {0}}, c = {0, {0}}, a_last = {0, {0}}, b_last = {0, {0}};
+        for (long long th = w0; th < w0 + WARP && th < threads; th++) {
+            long long tx = th % tile, ty = th / tile;
+            long long col = bx * tile + tx, row = by * tile + ty;
+            if (p->kernel == MODEL_MATMUL_NAIVE) {
+                /* if (row < m && col < n) { for i < k: a[row*k + i], b[i*n + col]; c[row*n + col] } */
+                if (row < m && col < n) {
+                    add_lane(&a, BASE_IN0 + (uint64_t)(row * k) * eb);
+                    add_lane(&b, BASE_IN1 + (uint64_t)col * eb);
+                }
+            } else {
+                /* phase p: a[row*k + p*tile + tx] if row < m && p*tile + tx < k;
+                 *          b[(p*tile + ty)*n + col] if p*tile + ty < k && col < n.
+                 * Phases below full_phases pass the k guards for every thread. */
+                long long p_last = full_phases; /* the partial phase, if k % tile != 0 */
+                if (row < m)
+                    add_lane(&a, BASE_IN0 + (uint64_t)(row * k + tx) * eb);
+                if (col < n)
+                    add_lane(&b, BASE_IN1 + (uint64_t)(ty * n + col) * eb);
+                if (row < m && p_last * tile + tx < k)
+                    add_lane(&a_last, BASE_IN0 + (uint64_t)(row * k + p_last * tile + tx) * eb);
+                if (p_last * tile + ty < k && col < n)
+                    add_lane(&b_last, BASE_IN1 + (uint64_t)((p_last * tile + ty) * n + col) * eb);
+            }
+            if (row < m && col < n)
+                add_lane(&c, BASE_OUT + (uint64_t)(row * n + col) * eb);
+        }
+        if (p->kernel == MODEL_MATMUL_NAIVE) {
+            emit_loop(&t->ld, &a, eb, eb, (uint64_t)k, 1);
+            emit_loop(&t->ld, &b, eb, (uint64_t)n * eb, (uint64_t)k, 1);
+        } else {
+            emit_loop(&t->ld, &a, eb, (uint64_t)tile * eb, (uint64_t)full_phases, 1);
+            emit_loop(&t->ld, &b, eb, (uint64_t)(tile * n) * eb, (uint64_t)full_phases, 1);
+            if (k % tile != 0) {
+                emit(&t->ld, &a_last, eb, 1);
+                emit(&t->ld, &b_last, eb, 1);
+            }
+        }
+        emit(&t->st, &c, eb, 1);
+    }
+}
+
+/* ------------------------------------------------------------ driver ---- */
+
+static int valid(const model_params *p)
+{
+    if (p->elem_bytes < 1)
+        return 0;
+    switch (p->kernel) {
+    case MODEL_VEC_SINE:
+        return p->block >= 1 && p->block <= MAX_THREADS && p->n >= 0;
+    case MODEL_MAT_ADD:
+        return p->tile >= 1 && p->tile * p->tile <= MAX_THREADS && p->rows >= 0 && p->cols >= 0;
+    case MODEL_MATMUL_NAIVE:
+    case MODEL_MATMUL_TILED:
+        return p->tile >= 1 && p->tile * p->tile <= MAX_THREADS && p->m >= 0 && p->n >= 0 && p->k >= 0;
+    case MODEL_REDUCE_NEIGHBORED:
+    case MODEL_REDUCE_NEIGHBORED_LESS:
+    case MODEL_REDUCE_INTERLEAVED:
+    case MODEL_REDUCE_UNROLL:
+    case MODEL_REDUCE_UNROLL_WARPS:
+    case MODEL_REDUCE_COMPLETE_UNROLL:
+    case MODEL_REDUCE_SYNCWARP:
+    case MODEL_REDUCE_SHUFFLE:
+        return p->block >= 1 && p->block <= MAX_THREADS && p->n >= 0 && (!folds(p->kernel) || p->unroll >= 1);
+    default:
+        return 0;
+    }
+}
+
+static long long ceil_div_ll(long long a, long long b) { return (a + b - 1) / b; }
+
+int model_traffic(const model_params *p, model_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!p || !valid(p))
+        return -1;
+
+    tally total;
+    memset(&total, 0, sizeof total);
+    uint64_t eb = (uint64_t)p->elem_bytes;
+    block_class xs[SECTOR + 1], ys[SECTOR + 1];
+
+    switch (p->kernel) {
+    case MODEL_VEC_SINE: {
+        long long grid = ceil_div_ll(p->n, p->block);
+        int nx = block_classes(p->n / p->block, grid, period_of((uint64_t)p->block * eb), xs);
+        for (int i = 0; i < nx; i++) {
+            tally t;
+            memset(&t, 0, sizeof t);
+            sine_block(p, xs[i].rep, &t);
+            tally_add(&total, &t, xs[i].mult);
+        }
+        out->dram_bytes_min = 2 * (uint64_t)p->n * eb;
+        out->flops = (uint64_t)p->n;
+        break;
+    }
+    case MODEL_MAT_ADD:
+    case MODEL_MATMUL_NAIVE:
+    case MODEL_MATMUL_TILED: {
+        int is_add = p->kernel == MODEL_MAT_ADD;
+        long long tile = p->tile;
+        long long width = is_add ? p->cols : p->n, height = is_add ? p->rows : p->m;
+        uint64_t px = period_of((uint64_t)tile * eb); /* bx + 1: columns move tile elements */
+        uint64_t py = is_add ? period_of((uint64_t)(tile * p->cols) * eb) /* by + 1: tile rows of A, B, C */
+                             : max_u64(period_of((uint64_t)(tile * p->k) * eb),  /* rows of A */
+                                       period_of((uint64_t)(tile * p->n) * eb)); /* rows of C */
+        int nx = block_classes(width / tile, ceil_div_ll(width, tile), px, xs);
+        int ny = block_classes(height / tile, ceil_div_ll(height, tile), py, ys);
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                tally t;
+                memset(&t, 0, sizeof t);
+                if (is_add)
+                    mat_add_block(p, xs[i].rep, ys[j].rep, &t);
+                else
+                    matmul_block(p, xs[i].rep, ys[j].rep, &t);
+                tally_add(&total, &t, xs[i].mult * ys[j].mult);
+            }
+        if (is_add) {
+            out->dram_bytes_min = 3 * (uint64_t)p->rows * (uint64_t)p->cols * eb;
+            out->flops = (uint64_t)p->rows * (uint64_t)p->cols;
+        } else {
+            uint64_t m = (uint64_t)p->m, n = (uint64_t)p->n, k = (uint64_t)p->k;
+            out->dram_bytes_min = (m * k + k * n + m * n) * eb;
+            out->flops = 2 * m * n * k;
+        }
+        break;
+    }
+    default: { /* the reductions */
+        long long unroll = folds(p->kernel) ? p->unroll : 1;
+        long long span = p->block * unroll; /* elements each block owns */
+        long long grid = ceil_div_ll(p->n, span);
+        uint64_t period = max_u64(period_of((uint64_t)span * eb), period_of(eb)); /* data, block_sums */
+        int nx = block_classes(p->n / span, grid, period, xs);
+        for (int i = 0; i < nx; i++) {
+            tally t;
+            memset(&t, 0, sizeof t);
+            reduce_block(p, unroll, xs[i].rep, &t);
+            tally_add(&total, &t, xs[i].mult);
+        }
+        out->dram_bytes_min = ((uint64_t)p->n + (uint64_t)grid) * eb;
+        out->flops = p->n > 0 ? (uint64_t)p->n - 1 : 0;
+        break;
+    }
+    }
+
+    out->gld_inst = total.ld.inst;
+    out->gld_sectors = total.ld.sectors;
+    out->gld_bytes = total.ld.bytes;
+    out->gst_inst = total.st.inst;
+    out->gst_sectors = total.st.sectors;
+    out->gst_bytes = total.st.bytes;
+    return 0;
+}
+
+/* Cycles per output element of the seed's latency model (see model.h).
+ * The tiled phase count is ceil(n / tile), as the kernel runs it (n / tile
+ * when tile divides n). Nonsense input (n < 0, tile < 1) gives -1. */
+double seed_cycles_naive(long long n)
+{
+    if (n < 0)
+        return -1.0;
+    return 2000.0 * (double)n + 1000.0;
+}
+
+double seed_cycles_tiled(long long n, long long tile)
+{
+    if (n < 0 || tile < 1)
+        return -1.0;
+    long long phases = (n + tile - 1) / tile;
+    return (2000.0 + 20.0 + 20.0 * (double)tile) * (double)phases + 1000.0;
+}

@@ -1,0 +1,431 @@
+/* cuda_runtime.h of the CPU emulator (emu/): the CUDA runtime API a lab needs.
+ *
+ * The host API (first half) is plain C, so C11 host code such as the course
+ * harness compiles against it. The device side (second half) is C++ only: the
+ * builtins threadIdx/blockIdx/blockDim/gridDim, __syncthreads, warp shuffles,
+ * atomics, and emu_launch(), which emu/rewrite turns every
+ * kernel<<<grid, block, shmem, stream>>>(args) into.
+ * Lab files are compiled by emu/emucc; see emu/README.md.
+ */
+#ifndef EMU_CUDA_RUNTIME_H
+#define EMU_CUDA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define EMU_CUDA 1
+#define CUDART_VERSION 12000
+#define __CUDACC_EMU__ 1
+
+/* ---- types --------------------------------------------------------------------------------- */
+
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorLaunchMaxDepthExceeded = 65,
+    cudaErrorLaunchPendingCountExceeded = 69,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorUnknown = 999
+} cudaError_t;
+
+typedef enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+} cudaMemcpyKind;
+
+typedef enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxBlockDimX = 2,
+    cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4,
+    cudaDevAttrMaxGridDimX = 5,
+    cudaDevAttrMaxGridDimY = 6,
+    cudaDevAttrMaxGridDimZ = 7,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrTotalConstantMemory = 9,
+    cudaDevAttrWarpSize = 10,
+    cudaDevAttrClockRate = 13,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrMemoryClockRate = 36,
+    cudaDevAttrGlobalMemoryBusWidth = 37,
+    cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76
+} cudaDeviceAttr;
+
+typedef enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9
+} cudaFuncAttribute;
+
+struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;
+    size_t totalConstMem;
+    int major;
+    int minor;
+    int multiProcessorCount;
+    int memoryClockRate;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int maxThreadsPerMultiProcessor;
+    size_t sharedMemPerMultiprocessor;
+};
+typedef struct cudaDeviceProp cudaDeviceProp;
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+
+/* Device-side launch streams (CDP2). Every emulated launch runs after the grid
+ * that made it, which is the tail-launch order; fire-and-forget grids run then too. */
+#define cudaStreamTailLaunch ((cudaStream_t)2)
+#define cudaStreamFireAndForget ((cudaStream_t)3)
+#define cudaStreamPerThread ((cudaStream_t)4)
+#define cudaStreamLegacy ((cudaStream_t)1)
+#define cudaStreamNonBlocking 1
+#define cudaStreamDefault 0
+
+typedef struct uint3 {
+    unsigned int x, y, z;
+} uint3;
+
+typedef struct dim3 {
+    unsigned int x, y, z;
+#ifdef __cplusplus
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+#endif
+} dim3;
+
+#define EMU_VEC2(T, N) typedef struct N##2 { T x, y; } N##2;
+#define EMU_VEC3(T, N) typedef struct N##3 { T x, y, z; } N##3;
+#define EMU_VEC4(T, N) typedef struct N##4 { T x, y, z, w; } N##4;
+EMU_VEC2(int, int) EMU_VEC3(int, int) EMU_VEC4(int, int)
+EMU_VEC2(unsigned int, uint) EMU_VEC4(unsigned int, uint)
+EMU_VEC2(float, float) EMU_VEC3(float, float) EMU_VEC4(float, float)
+EMU_VEC2(double, double)
+#undef EMU_VEC2
+#undef EMU_VEC3
+#undef EMU_VEC4
+
+/* ---- host API (C) -------------------------------------------------------------------------- */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+cudaError_t cudaMalloc(void **ptr, size_t bytes);
+cudaError_t cudaMallocManaged(void **ptr, size_t bytes, unsigned int flags);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaMallocHost(void **ptr, size_t bytes);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemset(void *ptr, int value, size_t bytes);
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes, cudaStream_t stream);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t error);
+const char *cudaGetErrorName(cudaError_t error);
+cudaError_t cudaFuncSetAttributeRaw(const void *func, cudaFuncAttribute attr, int value);
+
+/* The emulator's own entry points (used by the C++ part below). */
+typedef void (*emu_thunk_fn)(void *closure);
+cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, emu_thunk_fn thunk,
+                           emu_thunk_fn destroy, void *closure);
+void *emu_closure_alloc(size_t bytes);
+uint3 emu_thread_idx(void) __attribute__((const));
+uint3 emu_block_idx(void) __attribute__((const));
+uint3 emu_block_dim(void) __attribute__((const)); /* blockDim, as uint3 for C linkage */
+uint3 emu_grid_dim(void) __attribute__((const));
+void emu_syncthreads(void);
+int emu_syncthreads_op(int op, int predicate);
+void emu_syncwarp(unsigned int mask);
+unsigned long long emu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int width);
+unsigned int emu_activemask(void);
+void emu_atomic_site(void *address, unsigned int bytes);
+void emu_trap(void) __attribute__((noreturn));
+/* emu_warp_op codes, and the operations of the emu_atomic_* functions */
+enum { EMU_SHFL_IDX = 0, EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_XOR, EMU_VOTE_BALLOT, EMU_VOTE_ANY, EMU_VOTE_ALL };
+enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_AND, EMU_AT_OR, EMU_AT_XOR,
+       EMU_AT_CAS, EMU_AT_INC, EMU_AT_DEC };
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+/* ---- device side (C++) --------------------------------------------------------------------- */
+
+#ifdef __cplusplus
+#include <math.h>
+#include <new>
+#include <string.h>
+#include <tuple>
+#include <utility>
+
+#define __global__
+#define __device__
+#define __host__
+#define __noinline__ __attribute__((noinline))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __constant__ __attribute__((section("emu_constant")))
+#define __managed__
+/* emu/rewrite turns `__shared__` into `static EMU_SHARED` (and `extern __shared__ T a[]`
+ * into the dynamic shared buffer); this fallback serves code that skipped it. */
+#define EMU_SHARED __attribute__((section("emu_shared")))
+#define EMU_DYNAMIC_SHARED __attribute__((aligned(16)))
+#ifndef __shared__
+#define __shared__ static EMU_SHARED
+#endif
+
+#define threadIdx (emu_thread_idx())
+#define blockIdx (emu_block_idx())
+#define blockDim (emu_block_dim())
+#define gridDim (emu_grid_dim())
+#define warpSize 32
+
+#define EMU_INLINE static inline __attribute__((always_inline))
+
+EMU_INLINE void __syncthreads(void) { emu_syncthreads(); }
+EMU_INLINE int __syncthreads_count(int p) { return emu_syncthreads_op(1, p); }
+EMU_INLINE int __syncthreads_and(int p) { return emu_syncthreads_op(2, p); }
+EMU_INLINE int __syncthreads_or(int p) { return emu_syncthreads_op(3, p); }
+EMU_INLINE void __syncwarp(unsigned int mask = 0xffffffffu) { emu_syncwarp(mask); }
+EMU_INLINE void __threadfence(void) {}
+EMU_INLINE void __threadfence_block(void) {}
+EMU_INLINE unsigned int __activemask(void) { return emu_activemask(); }
+EMU_INLINE void __trap(void) { emu_trap(); }
+
+
+template <typename T>
+EMU_INLINE T emu_shfl(int op, unsigned int mask, T value, int arg, int width)
+{
+    static_assert(sizeof(T) <= 8, "__shfl_*_sync: type larger than 8 bytes");
+    unsigned long long bits = 0;
+    memcpy(&bits, &value, sizeof value);
+    bits = emu_warp_op(op, mask, bits, arg, width);
+    T out;
+    memcpy(&out, &bits, sizeof out);
+    return out;
+}
+template <typename T>
+EMU_INLINE T __shfl_sync(unsigned int mask, T v, int src, int width = 32)
+{
+    return emu_shfl(EMU_SHFL_IDX, mask, v, src, width);
+}
+template <typename T>
+EMU_INLINE T __shfl_up_sync(unsigned int mask, T v, unsigned int delta, int width = 32)
+{
+    return emu_shfl(EMU_SHFL_UP, mask, v, (int)delta, width);
+}
+template <typename T>
+EMU_INLINE T __shfl_down_sync(unsigned int mask, T v, unsigned int delta, int width = 32)
+{
+    return emu_shfl(EMU_SHFL_DOWN, mask, v, (int)delta, width);
+}
+template <typename T>
+EMU_INLINE T __shfl_xor_sync(unsigned int mask, T v, int lane_mask, int width = 32)
+{
+    return emu_shfl(EMU_SHFL_XOR, mask, v, lane_mask, width);
+}
+EMU_INLINE unsigned int __ballot_sync(unsigned int mask, int p)
+{
+    return (unsigned int)emu_warp_op(EMU_VOTE_BALLOT, mask, p != 0, 0, 32);
+}
+EMU_INLINE int __any_sync(unsigned int mask, int p) { return (int)emu_warp_op(EMU_VOTE_ANY, mask, p != 0, 0, 32); }
+EMU_INLINE int __all_sync(unsigned int mask, int p) { return (int)emu_warp_op(EMU_VOTE_ALL, mask, p != 0, 0, 32); }
+
+/* min/max as CUDA's device math overloads them. */
+#define EMU_MINMAX(T)                                                                                       \
+    EMU_INLINE T min(T a, T b) { return b < a ? b : a; }                                                   \
+    EMU_INLINE T max(T a, T b) { return a < b ? b : a; }
+EMU_MINMAX(int)
+EMU_MINMAX(unsigned int)
+EMU_MINMAX(long)
+EMU_MINMAX(unsigned long)
+EMU_MINMAX(long long)
+EMU_MINMAX(unsigned long long)
+EMU_MINMAX(float)
+EMU_MINMAX(double)
+#undef EMU_MINMAX
+EMU_INLINE unsigned int min(int a, unsigned int b) { return min((unsigned int)a, b); }
+EMU_INLINE unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
+EMU_INLINE unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
+EMU_INLINE unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
+
+/* Fast-math intrinsics: the ordinary functions (glibc declares __sinf, __expf, ...). */
+EMU_INLINE float __fdividef(float x, float y) { return x / y; }
+EMU_INLINE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+EMU_INLINE float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+EMU_INLINE float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+EMU_INLINE int __popc(unsigned int x) { return __builtin_popcount(x); }
+EMU_INLINE int __clz(int x) { return x ? __builtin_clz((unsigned int)x) : 32; }
+EMU_INLINE int __ffs(int x) { return __builtin_ffs(x); }
+template <typename T> EMU_INLINE T __ldg(const T *p) { return *p; }
+
+/* Atomics: the runtime does the read-modify-write (uninstrumented), after
+ * treating it as a warp-level access (so it is checked and ordered by lane). */
+extern "C" {
+int emu_atomic_i32(int op, int *a, int v, int cmp);
+unsigned int emu_atomic_u32(int op, unsigned int *a, unsigned int v, unsigned int cmp);
+unsigned long long emu_atomic_u64(int op, unsigned long long *a, unsigned long long v, unsigned long long cmp);
+float emu_atomic_f32(int op, float *a, float v);
+double emu_atomic_f64(int op, double *a, double v);
+}
+EMU_INLINE int atomicAdd(int *a, int v) { return emu_atomic_i32(EMU_AT_ADD, a, v, 0); }
+EMU_INLINE unsigned int atomicAdd(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_ADD, a, v, 0); }
+EMU_INLINE unsigned long long atomicAdd(unsigned long long *a, unsigned long long v)
+{
+    return emu_atomic_u64(EMU_AT_ADD, a, v, 0);
+}
+EMU_INLINE float atomicAdd(float *a, float v) { return emu_atomic_f32(EMU_AT_ADD, a, v); }
+EMU_INLINE double atomicAdd(double *a, double v) { return emu_atomic_f64(EMU_AT_ADD, a, v); }
+EMU_INLINE int atomicSub(int *a, int v) { return emu_atomic_i32(EMU_AT_SUB, a, v, 0); }
+EMU_INLINE unsigned int atomicSub(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_SUB, a, v, 0); }
+EMU_INLINE int atomicExch(int *a, int v) { return emu_atomic_i32(EMU_AT_EXCH, a, v, 0); }
+EMU_INLINE unsigned int atomicExch(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_EXCH, a, v, 0); }
+EMU_INLINE unsigned long long atomicExch(unsigned long long *a, unsigned long long v)
+{
+    return emu_atomic_u64(EMU_AT_EXCH, a, v, 0);
+}
+EMU_INLINE float atomicExch(float *a, float v) { return emu_atomic_f32(EMU_AT_EXCH, a, v); }
+EMU_INLINE int atomicMin(int *a, int v) { return emu_atomic_i32(EMU_AT_MIN, a, v, 0); }
+EMU_INLINE unsigned int atomicMin(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_MIN, a, v, 0); }
+EMU_INLINE int atomicMax(int *a, int v) { return emu_atomic_i32(EMU_AT_MAX, a, v, 0); }
+EMU_INLINE unsigned int atomicMax(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_MAX, a, v, 0); }
+EMU_INLINE int atomicAnd(int *a, int v) { return emu_atomic_i32(EMU_AT_AND, a, v, 0); }
+EMU_INLINE unsigned int atomicAnd(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_AND, a, v, 0); }
+EMU_INLINE int atomicOr(int *a, int v) { return emu_atomic_i32(EMU_AT_OR, a, v, 0); }
+EMU_INLINE unsigned int atomicOr(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_OR, a, v, 0); }
+EMU_INLINE int atomicXor(int *a, int v) { return emu_atomic_i32(EMU_AT_XOR, a, v, 0); }
+EMU_INLINE unsigned int atomicXor(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_XOR, a, v, 0); }
+EMU_INLINE int atomicCAS(int *a, int cmp, int v) { return emu_atomic_i32(EMU_AT_CAS, a, v, cmp); }
+EMU_INLINE unsigned int atomicCAS(unsigned int *a, unsigned int cmp, unsigned int v)
+{
+    return emu_atomic_u32(EMU_AT_CAS, a, v, cmp);
+}
+EMU_INLINE unsigned long long atomicCAS(unsigned long long *a, unsigned long long cmp, unsigned long long v)
+{
+    return emu_atomic_u64(EMU_AT_CAS, a, v, cmp);
+}
+EMU_INLINE unsigned int atomicInc(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_INC, a, v, 0); }
+EMU_INLINE unsigned int atomicDec(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_DEC, a, v, 0); }
+
+/* ---- launches ---- */
+
+EMU_INLINE cudaStream_t emu_stream(cudaStream_t s) { return s; }
+EMU_INLINE cudaStream_t emu_stream(long s) { return (cudaStream_t)(intptr_t)s; }
+
+template <typename F, typename... A>
+struct emu_closure {
+    F fn;
+    std::tuple<A...> args;
+};
+
+/* Runs in every emulated thread: calls the kernel with copies of the arguments.
+ * Compiled without load/store hooks: the closure is emulator memory. */
+template <typename C>
+__attribute__((no_sanitize("coverage"))) static void emu_thunk(void *p)
+{
+    C *c = static_cast<C *>(p);
+    std::apply(c->fn, c->args);
+}
+template <typename C>
+__attribute__((no_sanitize("coverage"))) static void emu_destroy(void *p)
+{
+    static_cast<C *>(p)->~C();
+}
+
+/* kernel<<<grid, block, shmem, stream>>>(args...) becomes
+ * emu_launch(grid, block, shmem, stream, [](auto... a) { kernel(a...); }, args...):
+ * the arguments are evaluated once, on the launching side, and copied. */
+template <typename S, typename F, typename... A>
+__attribute__((no_sanitize("coverage"))) static inline void emu_launch(dim3 grid, dim3 block, size_t shmem,
+                                                                        S stream, F fn, A... args)
+{
+    typedef emu_closure<F, A...> C;
+    void *mem = emu_closure_alloc(sizeof(C));
+    if (!mem)
+        return;
+    C *c = new (mem) C{fn, std::tuple<A...>(args...)};
+    emu_launch_raw(grid, block, shmem, emu_stream(stream), &emu_thunk<C>, &emu_destroy<C>, c);
+}
+
+template <typename T>
+static inline cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value)
+{
+    return cudaFuncSetAttributeRaw((const void *)func, attr, value);
+}
+template <typename T>
+static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    (void)kind;
+    if (offset + count > sizeof(T))
+        return cudaErrorInvalidValue;
+    memcpy((char *)&symbol + offset, src, count);
+    return cudaSuccess;
+}
+template <typename T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    (void)kind;
+    if (offset + count > sizeof(T))
+        return cudaErrorInvalidValue;
+    memcpy(dst, (const char *)&symbol + offset, count);
+    return cudaSuccess;
+}
+
+#endif /* __cplusplus */
+#endif /* EMU_CUDA_RUNTIME_H */

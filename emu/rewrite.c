@@ -1,0 +1,404 @@
+/* rewrite: turns a CUDA .cu file into C++ the emulator can compile.
+ *
+ *   rewrite IN.cu OUT.cpp [NAME]     NAME (default IN.cu) is what #line reports
+ *
+ * Two rewrites, both outside comments, strings and character literals:
+ *
+ *   callee<<<grid, block[, shmem[, stream]]>>>(args)
+ *     -> emu_launch(grid, block, shmem, stream,
+ *                   [](auto... emu_a_) __attribute__((noinline)) { callee(emu_a_...); }, args)
+ *   callee may be a template (kernel<T, 256>) or qualified (ns::kernel). The
+ *   arguments are evaluated once, where the launch is, and passed by value.
+ *
+ *   __shared__          -> static EMU_SHARED   (one copy in the emu_shared section)
+ *   static __shared__   -> static EMU_SHARED
+ *   extern __shared__ T name[];
+ *                       -> extern EMU_DYNAMIC_SHARED T name[] __asm__("emu_dynamic_shared");
+ *     (every extern __shared__ array names the one dynamic shared buffer, as in CUDA)
+ *
+ * Text is only moved, never dropped, and a launch keeps its line breaks, so the
+ * lines of the output match the input and #line 1 "NAME" makes compiler
+ * messages point at the student's file and line.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *p;
+    size_t n, cap;
+} buf;
+
+static void put(buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + n + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            fprintf(stderr, "rewrite: out of memory\n");
+            exit(1);
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
+
+static const char *src; /* the input, NUL terminated */
+static size_t len;
+static const char *in_name;
+
+static int is_ident(int c) { return isalnum(c) || c == '_'; }
+
+static int line_of(size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos && i < len; i++)
+        line += src[i] == '\n';
+    return line;
+}
+
+static void die_at(size_t pos, const char *msg)
+{
+    fprintf(stderr, "%s:%d: error: %s\n", in_name, line_of(pos), msg);
+    exit(1);
+}
+
+/* If a comment, string or character literal starts at i, returns the index
+ * just past it; otherwise returns i. */
+static size_t skip_literal(size_t i)
+{
+    char c = src[i];
+    if (c == '/' && src[i + 1] == '/') {
+        while (i < len && src[i] != '\n') {
+            if (src[i] == '\\' && src[i + 1] == '\n')
+                i++;
+            i++;
+        }
+        return i;
+    }
+    if (c == '/' && src[i + 1] == '*') {
+        const char *e = strstr(src + i + 2, "*/");
+        return e ? (size_t)(e - src) + 2 : len;
+    }
+    if (c == 'R' && src[i + 1] == '"' && (i == 0 || !is_ident(src[i - 1]))) { /* raw string R"d(...)d" */
+        size_t j = i + 2;
+        char delim[32];
+        size_t d = 0;
+        while (j < len && src[j] != '(' && d < sizeof delim - 2)
+            delim[d++] = src[j++];
+        delim[d] = 0;
+        char close[40];
+        snprintf(close, sizeof close, ")%s\"", delim);
+        const char *e = strstr(src + j, close);
+        return e ? (size_t)(e - src) + strlen(close) : len;
+    }
+    if (c == '"' || (c == '\'' && !(i > 0 && isxdigit((unsigned char)src[i - 1])))) {
+        /* a ' right after a (hex) digit is a digit separator: 1'000 */
+        size_t j = i + 1;
+        while (j < len && src[j] != c && src[j] != '\n') {
+            if (src[j] == '\\')
+                j++;
+            j++;
+        }
+        return j < len ? j + 1 : len;
+    }
+    return i;
+}
+
+/* From i, finds the first `stop` character at nesting depth 0 (of () [] {}),
+ * skipping literals; returns its index, or len. With stop == '>', looks for ">>>". */
+static size_t find_close(size_t i, char stop)
+{
+    int depth = 0;
+    while (i < len) {
+        size_t j = skip_literal(i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        char c = src[i];
+        if (depth == 0) {
+            if (stop == '>' && c == '>' && src[i + 1] == '>' && src[i + 2] == '>')
+                return i;
+            if (stop != '>' && c == stop)
+                return i;
+        }
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0)
+                return len; /* unbalanced */
+            depth--;
+        }
+        i++;
+    }
+    return len;
+}
+
+/* Splits src[a, b) at top-level commas into at most 4 parts. */
+static int split_config(size_t a, size_t b, size_t starts[4], size_t ends[4])
+{
+    int n = 0, depth = 0;
+    size_t i = a, part = a;
+    while (i < b) {
+        size_t j = skip_literal(i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        char c = src[i];
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}')
+            depth--;
+        else if (c == ',' && depth == 0) {
+            if (n == 4)
+                return -1;
+            starts[n] = part;
+            ends[n++] = i;
+            part = i + 1;
+        }
+        i++;
+    }
+    if (n == 4)
+        return -1;
+    starts[n] = part;
+    ends[n++] = b;
+    return n;
+}
+
+static int blank(size_t a, size_t b)
+{
+    for (size_t i = a; i < b; i++)
+        if (!isspace((unsigned char)src[i]))
+            return 0;
+    return 1;
+}
+
+static int count_newlines(const char *s, size_t n)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == '\n';
+    return k;
+}
+
+/* Finds where the callee expression ends before out->n: an identifier,
+ * optionally with template arguments and :: qualifiers. Returns its start. */
+static size_t callee_start(const buf *out)
+{
+    size_t i = out->n;
+    const char *o = out->p;
+    for (;;) {
+        while (i > 0 && isspace((unsigned char)o[i - 1]))
+            i--;
+        if (i > 0 && o[i - 1] == '>') { /* template arguments */
+            int depth = 0;
+            while (i > 0) {
+                char c = o[--i];
+                if (c == '>' || c == ')' || c == ']')
+                    depth++;
+                else if (c == '<' || c == '(' || c == '[')
+                    depth--;
+                if (depth == 0)
+                    break;
+            }
+            while (i > 0 && isspace((unsigned char)o[i - 1]))
+                i--;
+        }
+        size_t end = i;
+        while (i > 0 && is_ident((unsigned char)o[i - 1]))
+            i--;
+        if (i == end)
+            return out->n; /* no identifier: not a launch we understand */
+        size_t j = i;
+        while (j > 0 && isspace((unsigned char)o[j - 1]))
+            j--;
+        if (j >= 2 && o[j - 1] == ':' && o[j - 2] == ':') {
+            i = j - 2;
+            continue;
+        }
+        return i;
+    }
+}
+
+/* The identifier that ends just before out->n (skipping spaces), or "". */
+static void previous_word(const buf *out, char *word, size_t size)
+{
+    size_t i = out->n;
+    while (i > 0 && isspace((unsigned char)out->p[i - 1]))
+        i--;
+    size_t end = i;
+    while (i > 0 && is_ident((unsigned char)out->p[i - 1]))
+        i--;
+    size_t n = end - i < size - 1 ? end - i : size - 1;
+    memcpy(word, out->p + i, n);
+    word[n] = 0;
+}
+
+static void rewrite(buf *out)
+{
+    size_t i = 0;
+    int dyn_pending = 0; /* an extern __shared__ declaration waits for its ';' */
+    int depth_at_dyn = 0, depth = 0;
+    while (i < len) {
+        size_t j = skip_literal(i);
+        if (j != i) {
+            put(out, src + i, j - i);
+            i = j;
+            continue;
+        }
+        char c = src[i];
+        if (c == '<' && src[i + 1] == '<' && src[i + 2] == '<') {
+            size_t cs = callee_start(out);
+            if (cs == out->n)
+                die_at(i, "<<< without a kernel name before it");
+            char *callee = strndup(out->p + cs, out->n - cs);
+            int lost = count_newlines(callee, strlen(callee));
+            out->n = cs;
+            size_t cfg = i + 3, cfg_end = find_close(cfg, '>');
+            if (cfg_end >= len)
+                die_at(i, "kernel launch: no matching >>>");
+            size_t st[4], en[4];
+            int parts = split_config(cfg, cfg_end, st, en);
+            if (parts < 2)
+                die_at(i, "kernel launch: <<<grid, block[, shared bytes[, stream]]>>> needs at least two values");
+            size_t k = cfg_end + 3;
+            while (k < len && isspace((unsigned char)src[k])) {
+                lost += src[k] == '\n';
+                k++;
+            }
+            if (src[k] != '(')
+                die_at(k, "kernel launch: expected ( and the kernel's arguments after >>>");
+            size_t args = k + 1, args_end = find_close(args, ')');
+            if (args_end >= len)
+                die_at(k, "kernel launch: no matching ) after the arguments");
+            /* newlines inside the callee are moved after the call */
+            for (char *p = callee; *p; p++)
+                if (*p == '\n')
+                    *p = ' ';
+            puts_(out, "emu_launch(");
+            for (int p = 0; p < 4; p++) {
+                if (p)
+                    puts_(out, ",");
+                if (p < parts && !blank(st[p], en[p]))
+                    put(out, src + st[p], en[p] - st[p]);
+                else
+                    puts_(out, " 0");
+            }
+            puts_(out, ", [](auto... emu_a_) __attribute__((noinline)) { ");
+            puts_(out, callee);
+            puts_(out, "(emu_a_...); }");
+            if (!blank(args, args_end)) {
+                puts_(out, ",");
+                put(out, src + args, args_end - args);
+            } else {
+                /* keep line breaks of an empty argument list */
+                for (int n = count_newlines(src + args, args_end - args); n > 0; n--)
+                    puts_(out, "\n");
+            }
+            puts_(out, ")");
+            for (; lost > 0; lost--)
+                puts_(out, "\n");
+            free(callee);
+            i = args_end + 1;
+            continue;
+        }
+        if (is_ident((unsigned char)c) && (i == 0 || !is_ident((unsigned char)src[i - 1]))) {
+            size_t e = i;
+            while (e < len && is_ident((unsigned char)src[e]))
+                e++;
+            if (isdigit((unsigned char)c)) { /* a number: copy it whole (1e5f, 0x1p3) */
+                while (e < len && (is_ident((unsigned char)src[e]) || src[e] == '.' || src[e] == '\'' ||
+                                   ((src[e] == '+' || src[e] == '-') && strchr("eEpP", src[e - 1]))))
+                    e++;
+                put(out, src + i, e - i);
+                i = e;
+                continue;
+            }
+            if (e - i == 10 && memcmp(src + i, "__shared__", 10) == 0) {
+                char prev[32];
+                previous_word(out, prev, sizeof prev);
+                if (strcmp(prev, "extern") == 0) {
+                    puts_(out, "EMU_DYNAMIC_SHARED");
+                    dyn_pending = 1;
+                    depth_at_dyn = depth;
+                } else if (strcmp(prev, "static") == 0) {
+                    puts_(out, "EMU_SHARED");
+                } else {
+                    puts_(out, "static EMU_SHARED");
+                }
+            } else {
+                put(out, src + i, e - i);
+            }
+            i = e;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}')
+            depth--;
+        if (dyn_pending && ((c == ';' || c == ',') && depth == depth_at_dyn)) {
+            puts_(out, " __asm__(\"emu_dynamic_shared\")");
+            dyn_pending = c == ',';
+        }
+        put(out, &c, 1);
+        i++;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || argc > 4) {
+        fprintf(stderr, "usage: rewrite IN.cu OUT.cpp [NAME]\n");
+        return 2;
+    }
+    in_name = argc == 4 ? argv[3] : argv[1];
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) {
+        perror(argv[1]);
+        return 1;
+    }
+    buf in = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        put(&in, chunk, n);
+    fclose(f);
+    if (!in.p)
+        put(&in, "", 0);
+    src = in.p;
+    len = in.n;
+
+    buf out = {0};
+    puts_(&out, "#line 1 \"");
+    for (const char *p = in_name; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            puts_(&out, "\\");
+        put(&out, p, 1);
+    }
+    puts_(&out, "\"\n");
+    rewrite(&out);
+
+    FILE *o = fopen(argv[2], "wb");
+    if (!o) {
+        perror(argv[2]);
+        return 1;
+    }
+    if (fwrite(out.p, 1, out.n, o) != out.n || fclose(o) != 0) {
+        perror(argv[2]);
+        return 1;
+    }
+    free(in.p);
+    free(out.p);
+    return 0;
+}

@@ -1,0 +1,285 @@
+/* Device memory of the emulator: an arena of reserved address space that
+ * cudaMalloc carves into blocks aligned to 256 bytes (as on a GPU), with a
+ * table of live blocks so that every kernel access can be checked. */
+#define _GNU_SOURCE
+#include "emu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define ARENA_BYTES (1ull << 38)   /* 256 GiB of address space, committed only when used */
+#define SCRATCH_BYTES (1ull << 30) /* launch closures */
+#define ALIGN 4096u /* blocks start on pages (so on 256 bytes, as on a GPU) */
+#define GAP 4096u   /* an unmapped page between blocks: a run past the end never lands in a neighbour */
+
+uintptr_t emu_arena_lo, emu_arena_hi;
+uintptr_t emu_scratch_lo, emu_scratch_hi;
+static uintptr_t scratch_next;
+
+static emu_alloc *allocs; /* sorted by start */
+static size_t alloc_count, alloc_cap;
+static size_t bytes_in_use;
+static const emu_alloc *last_hit;
+
+void emu_mem_init(void)
+{
+    if (emu_arena_lo)
+        return;
+    void *p = mmap(NULL, ARENA_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "emu: cannot reserve address space for device memory\n");
+        abort();
+    }
+    emu_arena_lo = (uintptr_t)p;
+    emu_arena_hi = emu_arena_lo + ARENA_BYTES;
+    p = mmap(NULL, SCRATCH_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "emu: cannot reserve address space for launches\n");
+        abort();
+    }
+    emu_scratch_lo = (uintptr_t)p;
+    emu_scratch_hi = emu_scratch_lo + SCRATCH_BYTES;
+    scratch_next = emu_scratch_lo;
+}
+
+void *emu_closure_alloc(size_t bytes)
+{
+    emu_mem_init();
+    uintptr_t p = (scratch_next + 63) & ~(uintptr_t)63;
+    if (p + bytes > emu_scratch_hi) {
+        emu_set_error(cudaErrorLaunchPendingCountExceeded, 0, "too many pending kernel launches");
+        return NULL;
+    }
+    scratch_next = p + bytes;
+    return (void *)p;
+}
+
+void emu_scratch_reset(void) { scratch_next = emu_scratch_lo; }
+
+static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes)
+{
+    const emu_alloc *h = last_hit;
+    if (h && addr >= h->start && addr + bytes <= h->start + h->bytes)
+        return h;
+    size_t lo = 0, hi = alloc_count;
+    while (lo < hi) { /* last block with start <= addr */
+        size_t mid = (lo + hi) / 2;
+        if (allocs[mid].start <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    h = &allocs[lo - 1];
+    if (addr + bytes <= h->start + h->bytes) {
+        last_hit = h;
+        return h;
+    }
+    return NULL;
+}
+
+const emu_alloc *emu_alloc_nearest(uintptr_t addr)
+{
+    const emu_alloc *best = NULL;
+    uintptr_t best_d = UINTPTR_MAX;
+    for (size_t i = 0; i < alloc_count; i++) {
+        uintptr_t s = allocs[i].start, e = s + allocs[i].bytes;
+        uintptr_t d = addr < s ? s - addr : (addr >= e ? addr - e + 1 : 0);
+        if (d < best_d) {
+            best_d = d;
+            best = &allocs[i];
+        }
+    }
+    return best;
+}
+
+cudaError_t cudaMalloc(void **ptr, size_t bytes)
+{
+    if (!ptr)
+        return cudaErrorInvalidValue;
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    emu_mem_init();
+    size_t span = round_up(bytes ? bytes : 1, ALIGN) + GAP;
+    /* first fit in the gaps of the sorted table */
+    uintptr_t at = emu_arena_lo;
+    size_t i = 0;
+    for (; i < alloc_count; i++) {
+        if (allocs[i].start - at >= span)
+            break;
+        at = allocs[i].start + allocs[i].span;
+    }
+    if (at + span > emu_arena_hi || span < bytes) {
+        *ptr = NULL;
+        emu_set_error(cudaErrorMemoryAllocation, 0, NULL);
+        return cudaErrorMemoryAllocation;
+    }
+    if (mprotect((void *)at, span - GAP, PROT_READ | PROT_WRITE) != 0) {
+        *ptr = NULL;
+        emu_set_error(cudaErrorMemoryAllocation, 0, NULL);
+        return cudaErrorMemoryAllocation;
+    }
+    if (alloc_count == alloc_cap) {
+        size_t cap = alloc_cap ? 2 * alloc_cap : 64;
+        emu_alloc *n = realloc(allocs, cap * sizeof *n);
+        if (!n)
+            abort();
+        allocs = n;
+        alloc_cap = cap;
+    }
+    memmove(&allocs[i + 1], &allocs[i], (alloc_count - i) * sizeof *allocs);
+    allocs[i].start = at;
+    allocs[i].bytes = bytes;
+    allocs[i].span = span;
+    alloc_count++;
+    last_hit = NULL;
+    bytes_in_use += span;
+    /* Fresh device memory is not zero on a GPU: make reading it before writing it visible. */
+    memset((void *)at, 0xCD, bytes);
+    *ptr = (void *)at;
+    return cudaSuccess;
+}
+
+void emu_mem_reset(void)
+{
+    while (alloc_count)
+        cudaFree((void *)allocs[alloc_count - 1].start);
+}
+
+cudaError_t cudaMallocManaged(void **ptr, size_t bytes, unsigned int flags)
+{
+    (void)flags;
+    return cudaMalloc(ptr, bytes);
+}
+
+cudaError_t cudaFree(void *ptr)
+{
+    if (!ptr)
+        return cudaSuccess;
+    if (emu_in_kernel())
+        return cudaErrorInvalidValue;
+    for (size_t i = 0; i < alloc_count; i++) {
+        if (allocs[i].start == (uintptr_t)ptr) {
+            madvise(ptr, allocs[i].span - GAP, MADV_DONTNEED);
+            mprotect(ptr, allocs[i].span - GAP, PROT_NONE);
+            bytes_in_use -= allocs[i].span;
+            memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
+            alloc_count--;
+            last_hit = NULL;
+            return cudaSuccess;
+        }
+    }
+    snprintf(emu_error_message, sizeof emu_error_message,
+             "cudaFree(%p): not a pointer that cudaMalloc returned (or freed twice)", ptr);
+    fprintf(stderr, "emu: %s\n", emu_error_message);
+    emu_set_error(cudaErrorInvalidDevicePointer, 0, emu_error_message);
+    return cudaErrorInvalidDevicePointer;
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t bytes)
+{
+    if (!ptr)
+        return cudaErrorInvalidValue;
+    *ptr = malloc(bytes ? bytes : 1);
+    return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    free(ptr);
+    return cudaSuccess;
+}
+
+static int is_device(const void *p) { return (uintptr_t)p >= emu_arena_lo && (uintptr_t)p < emu_arena_hi; }
+
+/* A device range must lie inside one live block. */
+static cudaError_t check_device_range(const char *call, const char *which, const void *p, size_t bytes)
+{
+    if (bytes == 0)
+        return cudaSuccess;
+    if (emu_alloc_find((uintptr_t)p, bytes))
+        return cudaSuccess;
+    const emu_alloc *a = is_device(p) ? emu_alloc_nearest((uintptr_t)p) : NULL;
+    if (a && (uintptr_t)p >= a->start && (uintptr_t)p < a->start + a->bytes)
+        snprintf(emu_error_message, sizeof emu_error_message,
+                 "%s: the %s range of %zu bytes at %p runs %zu bytes past the end of its %zu-byte allocation", call,
+                 which, bytes, p, (size_t)((uintptr_t)p + bytes - a->start - a->bytes), a->bytes);
+    else
+        snprintf(emu_error_message, sizeof emu_error_message, "%s: the %s pointer %p is not device memory from cudaMalloc",
+                 call, which, p);
+    fprintf(stderr, "emu: %s\n", emu_error_message);
+    emu_set_error(cudaErrorInvalidValue, 0, emu_error_message);
+    return cudaErrorInvalidValue;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    cudaError_t e;
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    if (kind == cudaMemcpyDefault)
+        kind = (cudaMemcpyKind)((is_device(src) ? 2 : 0) + (is_device(dst) ? 1 : 0));
+    switch (kind) {
+    case cudaMemcpyHostToHost:
+        break;
+    case cudaMemcpyHostToDevice:
+        if ((e = check_device_range("cudaMemcpy(HostToDevice)", "destination", dst, bytes)) != cudaSuccess)
+            return e;
+        break;
+    case cudaMemcpyDeviceToHost:
+        if ((e = check_device_range("cudaMemcpy(DeviceToHost)", "source", src, bytes)) != cudaSuccess)
+            return e;
+        break;
+    case cudaMemcpyDeviceToDevice:
+        if ((e = check_device_range("cudaMemcpy(DeviceToDevice)", "destination", dst, bytes)) != cudaSuccess ||
+            (e = check_device_range("cudaMemcpy(DeviceToDevice)", "source", src, bytes)) != cudaSuccess)
+            return e;
+        break;
+    default:
+        emu_set_error(cudaErrorInvalidMemcpyDirection, 0, NULL);
+        return cudaErrorInvalidMemcpyDirection;
+    }
+    if (bytes && (!dst || !src)) {
+        emu_set_error(cudaErrorInvalidValue, 0, NULL);
+        return cudaErrorInvalidValue;
+    }
+    memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
+{
+    cudaError_t e;
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    if ((e = check_device_range("cudaMemset", "destination", ptr, bytes)) != cudaSuccess)
+        return e;
+    memset(ptr, value, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(ptr, value, bytes);
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    const size_t total = (size_t)16 << 30;
+    if (free_bytes)
+        *free_bytes = bytes_in_use < total ? total - bytes_in_use : 0;
+    if (total_bytes)
+        *total_bytes = total;
+    return cudaSuccess;
+}

@@ -1,0 +1,298 @@
+/* Kernels for the emulator's own tests (emu/tests/test_emu.c), each behind a
+ * C function, so the CUnit suite stays plain C. Built by emu/emucc.
+ * Several kernels are wrong on purpose: the tests check that the emulator
+ * catches them. */
+#include "emu_test_kernels.h"
+
+#include <cuda_runtime.h>
+
+/* ---- lockstep and counting ---- */
+
+/* The textbook last-warp reduction in shared memory: right only if the 32
+ * lanes run in lockstep (every lane reads before any lane writes). */
+__global__ void warp_reduce_volatile(const int *in, int *out)
+{
+    __shared__ int s[64];
+    unsigned int t = threadIdx.x;
+    s[t] = in[t];
+    s[t + 32] = in[t + 32];
+    volatile int *v = s;
+    v[t] += v[t + 32];
+    v[t] += v[t + 16];
+    v[t] += v[t + 8];
+    v[t] += v[t + 4];
+    v[t] += v[t + 2];
+    v[t] += v[t + 1];
+    if (t == 0)
+        out[0] = v[0];
+}
+
+extern "C" int emu_test_warp_reduce(int *sum)
+{
+    int h[64], *din, *dout;
+    for (int i = 0; i < 64; i++)
+        h[i] = i + 1;
+    if (cudaMalloc((void **)&din, sizeof h) || cudaMalloc((void **)&dout, sizeof(int)))
+        return -1;
+    cudaMemcpy(din, h, sizeof h, cudaMemcpyHostToDevice);
+    warp_reduce_volatile<<<1, 32>>>(din, dout);
+    cudaError_t e = cudaGetLastError();
+    cudaMemcpy(sum, dout, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(din);
+    cudaFree(dout);
+    return e;
+}
+
+/* Block sums with a missing barrier between the store to shared memory and
+ * the reads of other warps' elements: the emulator runs warp by warp, so the
+ * sum comes out wrong every time. */
+template <bool SYNC>
+__global__ void block_sum(const int *in, int *out)
+{
+    __shared__ int s[256];
+    unsigned int t = threadIdx.x;
+    s[t] = in[blockIdx.x * blockDim.x + t];
+    if (SYNC)
+        __syncthreads();
+    for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (t < stride)
+            s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = s[0];
+}
+
+extern "C" int emu_test_block_sum(int with_barrier, int *sum)
+{
+    int h[1024], r[4], *din, *dout;
+    for (int i = 0; i < 1024; i++)
+        h[i] = 1;
+    cudaMalloc((void **)&din, sizeof h);
+    cudaMalloc((void **)&dout, sizeof r);
+    cudaMemcpy(din, h, sizeof h, cudaMemcpyHostToDevice);
+    if (with_barrier)
+        block_sum<true><<<4, 256>>>(din, dout);
+    else
+        block_sum<false><<<4, 256>>>(din, dout);
+    cudaError_t e = cudaGetLastError();
+    cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost);
+    *sum = r[0] + r[1] + r[2] + r[3];
+    cudaFree(din);
+    cudaFree(dout);
+    return e;
+}
+
+/* Coalesced and strided copies: 4 vs 32 sectors per warp-level load. */
+__global__ void copy_strided(const float *in, float *out, int stride)
+{
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i * stride];
+}
+
+extern "C" int emu_test_copy(int stride, emu_counters *c)
+{
+    float *in, *out;
+    cudaMalloc((void **)&in, 64 * 32 * sizeof(float));
+    cudaMalloc((void **)&out, 64 * sizeof(float));
+    cudaMemset(in, 0, 64 * 32 * sizeof(float));
+    emu_counters_reset();
+    copy_strided<<<2, 32>>>(in, out, stride);
+    cudaError_t e = cudaGetLastError();
+    emu_counters_get(c);
+    cudaFree(in);
+    cudaFree(out);
+    return e;
+}
+
+/* Shared-memory bank conflicts: column access of a 32x32 tile (32-way) vs padded. */
+template <int PAD>
+__global__ void transpose_tile(const float *in, float *out)
+{
+    __shared__ float tile[32][32 + PAD];
+    unsigned int x = threadIdx.x, y = threadIdx.y;
+    tile[y][x] = in[y * 32 + x];
+    __syncthreads();
+    out[y * 32 + x] = tile[x][y];
+}
+
+extern "C" int emu_test_bank_conflicts(int padded, emu_counters *c)
+{
+    float *in, *out;
+    cudaMalloc((void **)&in, 32 * 32 * sizeof(float));
+    cudaMalloc((void **)&out, 32 * 32 * sizeof(float));
+    cudaMemset(in, 0, 32 * 32 * sizeof(float));
+    emu_counters_reset();
+    if (padded)
+        transpose_tile<1><<<1, dim3(32, 32)>>>(in, out);
+    else
+        transpose_tile<0><<<1, dim3(32, 32)>>>(in, out);
+    cudaError_t e = cudaGetLastError();
+    emu_counters_get(c);
+    cudaFree(in);
+    cudaFree(out);
+    return e;
+}
+
+/* ---- warp operations, atomics, dynamic shared memory, device launches ---- */
+
+__global__ void shuffle_sum(const int *in, int *out)
+{
+    int v = in[threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+    unsigned int ballot = __ballot_sync(0xffffffffu, in[threadIdx.x] % 2);
+    if (threadIdx.x == 0) {
+        out[0] = v;
+        out[1] = (int)ballot;
+    }
+}
+
+extern "C" int emu_test_shuffle(int *sum, unsigned int *ballot)
+{
+    int h[32], r[2], *din, *dout;
+    for (int i = 0; i < 32; i++)
+        h[i] = i;
+    cudaMalloc((void **)&din, sizeof h);
+    cudaMalloc((void **)&dout, sizeof r);
+    cudaMemcpy(din, h, sizeof h, cudaMemcpyHostToDevice);
+    shuffle_sum<<<1, 32>>>(din, dout);
+    cudaError_t e = cudaGetLastError();
+    cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost);
+    *sum = r[0];
+    *ballot = (unsigned int)r[1];
+    cudaFree(din);
+    cudaFree(dout);
+    return e;
+}
+
+__global__ void count_threads(int *counter)
+{
+    extern __shared__ int scratch[];
+    scratch[threadIdx.x] = 1;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int s = 0;
+        for (unsigned int i = 0; i < blockDim.x; i++)
+            s += scratch[i];
+        atomicAdd(counter, s);
+    }
+}
+
+__global__ void launch_children(int *counter, int depth)
+{
+    atomicAdd(counter, 1);
+    if (threadIdx.x == 0 && depth < 3)
+        launch_children<<<2, 4, 0, cudaStreamTailLaunch>>>(counter, depth + 1);
+}
+
+extern "C" int emu_test_atomics(int *count, int *nested)
+{
+    int *d;
+    cudaMalloc((void **)&d, 2 * sizeof(int));
+    cudaMemset(d, 0, 2 * sizeof(int));
+    count_threads<<<10, 128, 128 * sizeof(int)>>>(d);
+    launch_children<<<1, 4>>>(d + 1, 0);
+    cudaError_t e = cudaGetLastError();
+    cudaMemcpy(count, d, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(nested, d + 1, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    return e;
+}
+
+/* ---- diagnostics ---- */
+
+__global__ void off_by_one(const int *in, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) /* the bug: <= */
+        out[i] = in[i];
+}
+
+extern "C" int emu_test_global_oob(void)
+{
+    int *in, *out;
+    cudaMalloc((void **)&in, 100 * sizeof(int));
+    cudaMalloc((void **)&out, 100 * sizeof(int));
+    cudaMemset(in, 0, 100 * sizeof(int));
+    off_by_one<<<4, 32>>>(in, out, 100);
+    return cudaDeviceSynchronize();
+}
+
+__global__ void shared_overrun(int *out)
+{
+    extern __shared__ int dyn[];
+    dyn[threadIdx.x] = (int)threadIdx.x; /* the launch gave room for 32 ints */
+    __syncthreads();
+    out[threadIdx.x] = dyn[threadIdx.x];
+}
+
+extern "C" int emu_test_shared_oob(void)
+{
+    int *out;
+    cudaMalloc((void **)&out, 64 * sizeof(int));
+    shared_overrun<<<1, 64, 32 * sizeof(int)>>>(out);
+    return cudaDeviceSynchronize();
+}
+
+__global__ void endless(int *data, int n, int step)
+{
+    for (int i = 0; i < n; i += step) /* the bug: step is 0 */
+        data[i] += 1;
+}
+
+/* No memory access in the loop at all: only the wall-clock limit stops it. */
+__global__ void spin(int *data, int n, int step)
+{
+    int x = 0;
+    for (int i = 0; i < n; i += step)
+        x += i;
+    data[0] = x;
+}
+
+extern "C" int emu_test_endless(void)
+{
+    int *d;
+    cudaMalloc((void **)&d, 4 * sizeof(int));
+    cudaMemset(d, 0, 4 * sizeof(int));
+    endless<<<1, 32>>>(d, 4, 0);
+    return cudaDeviceSynchronize();
+}
+
+extern "C" int emu_test_spin(void)
+{
+    int *d;
+    cudaMalloc((void **)&d, 4 * sizeof(int));
+    spin<<<1, 32>>>(d, 4, 0);
+    return cudaDeviceSynchronize();
+}
+
+__global__ void divergent_barrier(int *data)
+{
+    if (threadIdx.x < 16) {
+        data[threadIdx.x] = 1;
+        __syncthreads();
+    } else {
+        __syncthreads();
+        data[threadIdx.x] = 2;
+    }
+}
+
+extern "C" int emu_test_divergent_barrier(void)
+{
+    int *d;
+    cudaMalloc((void **)&d, 64 * sizeof(int));
+    divergent_barrier<<<1, 64>>>(d);
+    return cudaDeviceSynchronize();
+}
+
+extern "C" int emu_test_bad_config(void)
+{
+    int *d;
+    cudaMalloc((void **)&d, 64 * sizeof(int));
+    off_by_one<<<1, 2048>>>(d, d, 0);
+    int first = cudaGetLastError();
+    int second = cudaGetLastError(); /* not sticky: cleared by the first call */
+    cudaFree(d);
+    return first * 1000 + second;
+}

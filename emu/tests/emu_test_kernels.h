@@ -1,0 +1,28 @@
+/* The C interface of emu_test_kernels.cu (the emulator's test kernels). */
+#ifndef EMU_TEST_KERNELS_H
+#define EMU_TEST_KERNELS_H
+
+#include "emu_counters.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Each returns the cudaError_t the launch reported (0 for success). */
+int emu_test_warp_reduce(int *sum);
+int emu_test_block_sum(int with_barrier, int *sum);
+int emu_test_copy(int stride, emu_counters *c);
+int emu_test_bank_conflicts(int padded, emu_counters *c);
+int emu_test_shuffle(int *sum, unsigned int *ballot);
+int emu_test_atomics(int *count, int *nested);
+int emu_test_global_oob(void);
+int emu_test_shared_oob(void);
+int emu_test_endless(void);
+int emu_test_spin(void);
+int emu_test_divergent_barrier(void);
+int emu_test_bad_config(void); /* first error * 1000 + second */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,63 @@
+/* Lab 00: thread indexing in one and two dimensions.
+ *
+ * Every thread runs the same kernel code; its block and thread indices are the
+ * only thing that tells it which element is its own. One thread per element:
+ *
+ *   1. sine      y[i] = sinf(x[i]): a 1-D grid of 1-D blocks of `block` threads
+ *   2. mat_add   C = A + B, row-major rows x cols: a 2-D grid of 16x16 blocks,
+ *                x along a row (columns), y down the matrix (rows)
+ *
+ * The sizes may be anything >= 1. The grid is rounded up to whole blocks, so
+ * the last blocks can hang over the edge of the data: their extra threads must
+ * do nothing, and the bounds tests are what keep them out.
+ *
+ * Indices are unsigned, like threadIdx and blockIdx: the index of a thread in
+ * the last block can pass INT_MAX when n is close to it.
+ */
+#include "lab.h"
+
+/* 1. One thread per element of a vector. */
+__global__ void vec_sine(const float *x, float *y, unsigned int n)
+{
+    /* Blocks before this one cover blockIdx.x * blockDim.x elements. */
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) /* the last block may have more threads than elements left */
+        y[i] = sinf(x[i]);
+}
+
+void launch_sine(const float *x, float *y, int n, int block)
+{
+    /* Round up: n = 1000 with block = 256 needs 4 blocks (1024 threads). */
+    unsigned int grid = ceil_div(n, block);
+    vec_sine<<<grid, block>>>(x, y, n);
+    CHECK_LAUNCH();
+}
+
+/* 2. One thread per element of a matrix, in square blocks of threads. */
+#define MAT_ADD_BLOCK_SIDE 16
+
+__global__ void mat_add(const float *a, const float *b, float *c, unsigned int rows, unsigned int cols)
+{
+    /* x is the column: the 16 threads of a block row sit side by side in
+     * memory, so a warp (two block rows) reads two contiguous runs of floats. */
+    unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < rows && col < cols) { /* edge blocks stick out right and below */
+        unsigned int index = row * cols + col; /* row-major: whole rows come first */
+        c[index] = a[index] + b[index];
+    }
+}
+
+void launch_mat_add(const float *a, const float *b, float *c, int rows, int cols)
+{
+    dim3 block(MAT_ADD_BLOCK_SIDE, MAT_ADD_BLOCK_SIDE);
+    /* dim3 is (x, y): columns first, then rows, each rounded up. */
+    dim3 grid(ceil_div(cols, MAT_ADD_BLOCK_SIDE), ceil_div(rows, MAT_ADD_BLOCK_SIDE));
+    mat_add<<<grid, block>>>(a, b, c, rows, cols);
+    CHECK_LAUNCH();
+}
+
+LAB_VARIANTS(
+    variant("sine", launch_sine),
+    variant("mat_add", launch_mat_add)
+)

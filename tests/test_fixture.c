@@ -1,0 +1,74 @@
+/* The traffic model against real hardware: tests/fixtures/h100-ncu.csv holds
+ * the Nsight Compute counters measured on an H100 for every modelled solution
+ * kernel (written by `check --counters-csv`, see docs/results/). Instruction
+ * counts must match exactly, sector counts within 1%. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labs.h"
+#include "model.h"
+#include "tests.h"
+
+#define FIXTURE "fixtures/h100-ncu.csv"
+
+static const check_variant *find_variant(const char *lab, const char *name)
+{
+    const check_lab *l = check_find_lab(lab);
+    for (int i = 0; l && i < check_variant_count(l); i++)
+        if (strcmp(l->variants[i].name, name) == 0)
+            return &l->variants[i];
+    return NULL;
+}
+
+static int within_one_percent(unsigned long long model, unsigned long long measured)
+{
+    double diff = model > measured ? (double)(model - measured) : (double)(measured - model);
+    return diff <= 0.01 * (double)measured;
+}
+
+static void test_model_matches_h100(void)
+{
+    char line[1024], lab[64], variant[64];
+    long long n, block, rows, cols, m, k;
+    unsigned long long gld, gst, gld_sec, gst_sec;
+    int rows_checked = 0;
+    FILE *f = fopen(FIXTURE, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(line, sizeof line, f)); /* header */
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%63[^,],%63[^,],%lld,%lld,%lld,%lld,%lld,%lld,%llu,%llu,%llu,%llu", lab, variant, &n, &block,
+                   &rows, &cols, &m, &k, &gld, &gst, &gld_sec, &gst_sec) != 12) {
+            CU_FAIL("malformed fixture line");
+            continue;
+        }
+        const check_variant *v = find_variant(lab, variant);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+        model_params p = {v->model, 4, v->unroll, v->tile, n, block, rows, cols, m, k};
+        model_counts c;
+        if (model_traffic(&p, &c) != 0)
+            continue; /* not modelled (device-side recursion) */
+        int ok = c.gld_inst == gld && c.gst_inst == gst && within_one_percent(c.gld_sectors, gld_sec) &&
+                 within_one_percent(c.gst_sectors, gst_sec);
+        if (!ok)
+            fprintf(stderr, "\n  %s/%s: model ld %llu st %llu ld-sectors %llu st-sectors %llu; "
+                            "H100 %llu %llu %llu %llu\n",
+                    lab, variant, (unsigned long long)c.gld_inst, (unsigned long long)c.gst_inst,
+                    (unsigned long long)c.gld_sectors, (unsigned long long)c.gst_sectors, gld, gst, gld_sec, gst_sec);
+        CU_ASSERT_TRUE(ok);
+        rows_checked++;
+    }
+    fclose(f);
+    CU_ASSERT_TRUE(rows_checked >= 10); /* the fixture covers the curriculum, not one kernel */
+}
+
+int add_fixture_tests(void)
+{
+    CU_pSuite suite = CU_add_suite("model vs H100 counters", NULL, NULL);
+    if (!suite)
+        return -1;
+    if (!CU_add_test(suite, "model equals ncu on every solution kernel", test_model_matches_h100))
+        return -1;
+    return 0;
+}

@@ -1,0 +1,785 @@
+/* Tests of the global-memory traffic model (checker/model.c).
+ *
+ *  - every Nsight Compute count of /work/shared/ANCHORS.md that the model
+ *    covers (H100, ncu), exactly;
+ *  - the seed's latency-model figures;
+ *  - tail cases derived by hand (below, in comments);
+ *  - a brute-force oracle: an independent, thread-by-thread replay of each
+ *    solution kernel that records every global access of every thread and
+ *    then groups them by warp and instruction, compared with the model over
+ *    many small and awkward sizes;
+ *  - kernels not modelled return -1.
+ *
+ * add_model_tests() registers the suite; the runner's main calls it. */
+#include <CUnit/CUnit.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../checker/model.h"
+
+static model_params reduce_params(model_kernel kernel, long long n, long long block, int unroll)
+{
+    model_params p;
+    memset(&p, 0, sizeof p);
+    p.kernel = kernel;
+    p.elem_bytes = 4;
+    p.unroll = unroll;
+    p.n = n;
+    p.block = block;
+    return p;
+}
+
+static model_params matmul_params(model_kernel kernel, long long m, long long n, long long k, int tile)
+{
+    model_params p;
+    memset(&p, 0, sizeof p);
+    p.kernel = kernel;
+    p.elem_bytes = 4;
+    p.unroll = 1;
+    p.tile = tile;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    return p;
+}
+
+static model_counts run(model_params p)
+{
+    model_counts c;
+    memset(&c, 0xab, sizeof c);
+    CU_ASSERT_EQUAL_FATAL(model_traffic(&p, &c), 0);
+    return c;
+}
+
+/* ------------------------------------------------------------ anchors ---- */
+
+/* ANCHORS.md, reduction over 2^24 ints, block 512. */
+static void test_anchor_reductions(void)
+{
+    model_counts c = run(reduce_params(MODEL_REDUCE_NEIGHBORED, 1LL << 24, 512, 1));
+    CU_ASSERT_EQUAL(c.gld_inst, 6258688u);
+    CU_ASSERT_EQUAL(c.gld_sectors, 16744448u);
+    CU_ASSERT_EQUAL(c.gst_sectors, 8388608u);
+
+    c = run(reduce_params(MODEL_REDUCE_INTERLEAVED, 1LL << 24, 512, 1));
+    CU_ASSERT_EQUAL(c.gld_inst, 1343488u);
+    CU_ASSERT_EQUAL(c.gld_sectors, 4358144u);
+    CU_ASSERT_EQUAL(c.gst_sectors, 2195456u);
+
+    c = run(reduce_params(MODEL_REDUCE_COMPLETE_UNROLL, 1LL << 24, 512, 8));
+    CU_ASSERT_EQUAL(c.gld_inst, 692224u);
+    CU_ASSERT_EQUAL(c.gld_sectors, 2768896u);
+    CU_ASSERT_EQUAL(c.gst_sectors, 593920u);
+}
+
+/* ANCHORS.md, matmul N = 1024. Global-load instructions 2*N^3/32 for naive,
+ * divided by T when tiled; store sectors N*N*4/32; the compulsory traffic
+ * is A and B read once (the 8.39 MB of DRAM reads) plus C written once. */
+static void test_anchor_matmul(void)
+{
+    const uint64_t n = 1024, dram = 3 * n * n * 4, flops = 2 * n * n * n;
+    model_counts c = run(matmul_params(MODEL_MATMUL_NAIVE, 1024, 1024, 1024, 32));
+    CU_ASSERT_EQUAL(c.gld_inst, 67108864u);
+    CU_ASSERT_EQUAL(c.gld_sectors, 167772160u);
+    CU_ASSERT_EQUAL(c.gst_sectors, 131072u);
+    CU_ASSERT_EQUAL(c.gld_inst, 2 * n * n * n / 32);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, dram);
+    CU_ASSERT_EQUAL(c.flops, flops);
+
+    c = run(matmul_params(MODEL_MATMUL_TILED, 1024, 1024, 1024, 16));
+    CU_ASSERT_EQUAL(c.gld_inst, 4194304u);
+    CU_ASSERT_EQUAL(c.gld_sectors, 16777216u);
+    CU_ASSERT_EQUAL(c.gst_sectors, 131072u);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, dram);
+
+    c = run(matmul_params(MODEL_MATMUL_TILED, 1024, 1024, 1024, 32));
+    CU_ASSERT_EQUAL(c.gld_inst, 2097152u);
+    CU_ASSERT_EQUAL(c.gld_sectors, 8388608u);
+    CU_ASSERT_EQUAL(c.gst_sectors, 131072u);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, dram);
+}
+
+/* The seed's figures: 9000 vs 5120 cycles (56.89%) for N=4, T=2 and
+ * 2,049,000 vs 150,760 (7.36%) for N=1024, T=16. */
+static void test_seed_cycles(void)
+{
+    CU_ASSERT_DOUBLE_EQUAL(seed_cycles_naive(4), 9000.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(seed_cycles_tiled(4, 2), 5120.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(100.0 * seed_cycles_tiled(4, 2) / seed_cycles_naive(4), 56.89, 0.005);
+    CU_ASSERT_DOUBLE_EQUAL(seed_cycles_naive(1024), 2049000.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(seed_cycles_tiled(1024, 16), 150760.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(100.0 * seed_cycles_tiled(1024, 16) / seed_cycles_naive(1024), 7.36, 0.005);
+}
+
+/* --------------------------------------------------- hand-derived tails ---- */
+
+#define ASSERT_COUNTS(c, li, ls, lb, si, ss, sb)                                                         \
+    do {                                                                                                 \
+        CU_ASSERT_EQUAL((c).gld_inst, (uint64_t)(li));                                                   \
+        CU_ASSERT_EQUAL((c).gld_sectors, (uint64_t)(ls));                                                \
+        CU_ASSERT_EQUAL((c).gld_bytes, (uint64_t)(lb));                                                  \
+        CU_ASSERT_EQUAL((c).gst_inst, (uint64_t)(si));                                                   \
+        CU_ASSERT_EQUAL((c).gst_sectors, (uint64_t)(ss));                                                \
+        CU_ASSERT_EQUAL((c).gst_bytes, (uint64_t)(sb));                                                  \
+    } while (0)
+
+/* n = 1: one block owning one element; no pair is ever active (tid + s < 1
+ * fails), so only tid 0's final load of d[0] and store of block_sums[0]
+ * remain. The fold kernels add tid 0's fold load (j = 0 only) and, except
+ * the shuffle, its fold store; the shuffle has no final load of d[0]. */
+static void test_reduce_n1(void)
+{
+    model_counts c = run(reduce_params(MODEL_REDUCE_NEIGHBORED, 1, 512, 1));
+    ASSERT_COUNTS(c, 1, 1, 4, 1, 1, 4);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, 8u); /* one element in, one block sum out */
+    CU_ASSERT_EQUAL(c.flops, 0u);
+    c = run(reduce_params(MODEL_REDUCE_NEIGHBORED_LESS, 1, 512, 1));
+    ASSERT_COUNTS(c, 1, 1, 4, 1, 1, 4);
+    c = run(reduce_params(MODEL_REDUCE_INTERLEAVED, 1, 512, 1));
+    ASSERT_COUNTS(c, 1, 1, 4, 1, 1, 4);
+    c = run(reduce_params(MODEL_REDUCE_UNROLL, 1, 512, 2));
+    ASSERT_COUNTS(c, 2, 2, 8, 2, 2, 8);
+    c = run(reduce_params(MODEL_REDUCE_COMPLETE_UNROLL, 1, 512, 8));
+    ASSERT_COUNTS(c, 2, 2, 8, 2, 2, 8);
+    c = run(reduce_params(MODEL_REDUCE_UNROLL_WARPS, 1, 512, 8));
+    ASSERT_COUNTS(c, 2, 2, 8, 2, 2, 8);
+    c = run(reduce_params(MODEL_REDUCE_SHUFFLE, 1, 512, 8));
+    ASSERT_COUNTS(c, 1, 1, 4, 1, 1, 4);
+}
+
+/* n = block + 1 = 513, block 512: a full block 0 and a block 1 owning one
+ * element (first = 512, byte 2048, so d[0] is sector-aligned).
+ *
+ * Neighbored, block 0: stride s = 1, 2, 4, 8, 16 keep all 16 warps busy,
+ * then 8, 4, 2, 1 warps for s = 32 .. 256: 95 warp-steps, 2 loads + 1 store
+ * each. Load sectors per warp (d[tid] / d[tid+s]): s=1: 4/4 (16 even lanes
+ * span 128 bytes), s=2: 4/4, s=4: 4/4, s=8: 2/2, s=16: 1/1, s>=32: 1/1 ->
+ * 16*(8+8+8+4+2) + 2*(8+4+2+1) = 510. Stores (d[tid]): 16*(4+4+4+2+1) + 15
+ * = 255. Active lanes per step: 256, 128, ..., 1 = 511 pairs.
+ * Plus the final load d[0] and store block_sums[0]: 191 loads, 511 sectors,
+ * 96 stores, 256 sectors (x 32768 blocks = the 2^24 anchors). Block 1: just
+ * its final load and store. Total: loads 192 / 512 sectors / (2*511+2)*4
+ * bytes; stores 97 / 257 / (511+2)*4.
+ *
+ * Interleaved, block 0: stride 256, 128, 64, 32 occupy 8+4+2+1 warps with
+ * full coalesced rows (4 sectors per access); s = 16: d[0..15] 2 sectors,
+ * d[16..31] 2; s = 8, 4, 2, 1: 1 + 1 sector (d[tid+s] stays in sector 0 or
+ * 1). Loads 2*20 + 1 = 41, sectors 2*4*15 + 4 + 2*4 + 1 = 133; stores 20 + 1
+ * = 21, sectors 4*15 + 2 + 4 + 1 = 67. Same 511 pairs. Block 1: 1 + 1. */
+static void test_reduce_block_plus_one(void)
+{
+    model_counts c = run(reduce_params(MODEL_REDUCE_NEIGHBORED, 513, 512, 1));
+    ASSERT_COUNTS(c, 192, 512, (2 * 511 + 2) * 4, 97, 257, (511 + 2) * 4);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, (513u + 2u) * 4u);
+    CU_ASSERT_EQUAL(c.flops, 512u);
+
+    c = run(reduce_params(MODEL_REDUCE_INTERLEAVED, 513, 512, 1));
+    ASSERT_COUNTS(c, 42, 134, (2 * 511 + 2) * 4, 22, 68, (511 + 2) * 4);
+}
+
+/* Unrolling 2, block 64, n = 129: grid = ceil(129/128) = 2.
+ * Block 0 (full): fold loads j = 0, 1 in 2 warps each, 4 sectors each: 4
+ * inst / 16 sectors; fold store 2 / 8. Tree: s = 32: loads 4 + 4, store 4;
+ * s = 16: d[0..15] 2, d[16..31] 2, store 2; s = 8, 4, 2, 1: 1 + 1, store 1.
+ * -> loads 12 / 20, stores 6 / 10. Final 1 / 1 each. Block 0: loads 17 / 37,
+ * stores 9 / 19.
+ * Block 1 (first = 128, count 1): fold j = 0 by tid 0 only (1 / 1), j = 1
+ * none; fold store by tid 0 (1 / 1); no tree step; final 1 / 1 each.
+ * Bytes: loads 128 + 63*2 + 1 (block 0) + 2 (block 1) lanes; stores
+ * 64 + 63 + 1 + 2 lanes. */
+static void test_reduce_unroll_tail(void)
+{
+    model_counts c = run(reduce_params(MODEL_REDUCE_UNROLL, 129, 64, 2));
+    ASSERT_COUNTS(c, 19, 39, (128 + 126 + 1 + 2) * 4, 11, 21, (64 + 63 + 1 + 2) * 4);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, (129u + 2u) * 4u);
+}
+
+/* Complete unrolling and the volatile / __syncwarp last warp issue the same
+ * accesses when the block is a power of two. */
+static void test_reduce_variants_agree(void)
+{
+    const long long ns[] = {1, 100, 4096, 4097, 5000, 1LL << 20, (1LL << 20) + 777};
+    const long long blocks[] = {64, 128, 256, 512, 1024};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (size_t j = 0; j < sizeof blocks / sizeof blocks[0]; j++) {
+            model_counts a = run(reduce_params(MODEL_REDUCE_COMPLETE_UNROLL, ns[i], blocks[j], 8));
+            model_counts b = run(reduce_params(MODEL_REDUCE_UNROLL_WARPS, ns[i], blocks[j], 8));
+            model_counts s = run(reduce_params(MODEL_REDUCE_SYNCWARP, ns[i], blocks[j], 8));
+            CU_ASSERT(memcmp(&a, &b, sizeof a) == 0);
+            CU_ASSERT(memcmp(&a, &s, sizeof a) == 0);
+        }
+}
+
+/* 2^24 ints, block 512, unrolling 8 with the volatile last warp: the fold
+ * (8 loads of 4 sectors and 1 store in each of 16 warps), the tree for s =
+ * 256, 128, 64 (8 + 4 + 2 warps, 4 sectors an access), then the last warp:
+ * offset 32, 16, 8 straddle 4 sectors for d[tid + off]; 4, 2, 1 straddle 5:
+ * loads 12 with 4*6 + 4+4+4+5+5+5 = 51 sectors, stores 6 x 4. Per block:
+ * loads 128 + 28 + 12 + 1 = 169, sectors 512 + 112 + 51 + 1 = 676; stores
+ * 16 + 14 + 6 + 1 = 37, sectors 64 + 56 + 24 + 1 = 145; 4096 blocks.
+ * Plain unrolling 8 runs the interleaved tree to the end instead: s = 32 4+4,
+ * 16: 2+2, 8..1: 1+1 -> 20 sectors in 12 loads, 10 in 6 stores. The shuffle
+ * kernel only folds and writes one sum.
+ * Lanes: loads 8*512 (fold) + 2*(256+128+64) (tree) + 2*6*32 (last warp: all
+ * 32 lanes, tid + off < 512) + 1 = 5377; stores 512 + 448 + 192 + 1 = 1153. */
+static void test_reduce_unroll8_2p24(void)
+{
+    model_counts c = run(reduce_params(MODEL_REDUCE_UNROLL_WARPS, 1LL << 24, 512, 8));
+    ASSERT_COUNTS(c, 169 * 4096, 676 * 4096, 5377ULL * 4 * 4096, 37 * 4096, 145 * 4096, 1153ULL * 4 * 4096);
+    c = run(reduce_params(MODEL_REDUCE_UNROLL, 1LL << 24, 512, 8));
+    CU_ASSERT_EQUAL(c.gld_inst, 169u * 4096u);
+    CU_ASSERT_EQUAL(c.gld_sectors, (512u + 112u + 20u + 1u) * 4096u);
+    CU_ASSERT_EQUAL(c.gst_sectors, (64u + 56u + 10u + 1u) * 4096u);
+    c = run(reduce_params(MODEL_REDUCE_SHUFFLE, 1LL << 24, 512, 8));
+    ASSERT_COUNTS(c, 128 * 4096, 512 * 4096, 1LL << 26, 4096, 4096, 4096 * 4);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, (uint64_t)((1LL << 24) + 4096) * 4);
+    CU_ASSERT_EQUAL(c.flops, (uint64_t)(1LL << 24) - 1);
+}
+
+/* y = sinf(x), block 256, n = 257: block 0 is 8 full warps of 4 sectors,
+ * block 1 one lane. Block 7 (not a multiple of 32), n = 64: block b covers
+ * bytes 28b .. 28b+27: b = 0: 1 sector; b = 1..6: 2 each; b = 7: 196..223
+ * one; b = 8 = b = 0 again: 1; block 9 (element 63, byte 252): 1 -> 10
+ * instructions, 16 sectors (a model that counted block 0 and multiplied
+ * would say 10). */
+static void test_sine_tails(void)
+{
+    model_params p;
+    memset(&p, 0, sizeof p);
+    p.kernel = MODEL_VEC_SINE;
+    p.elem_bytes = 4;
+    p.unroll = 1;
+    p.block = 256;
+    p.n = 257;
+    model_counts c = run(p);
+    ASSERT_COUNTS(c, 9, 33, 257 * 4, 9, 33, 257 * 4);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, 2u * 257u * 4u);
+    CU_ASSERT_EQUAL(c.flops, 257u);
+
+    p.block = 7;
+    p.n = 64;
+    c = run(p);
+    ASSERT_COUNTS(c, 10, 16, 256, 10, 16, 256);
+}
+
+/* C = A + B, 17 x 17, tile 16, grid 2 x 2. A warp is rows r, r+1 (r even)
+ * of 16 columns; row r starts at byte 68r, offset 4r mod 32 in {0, 8, 16, 24}.
+ * Block (0,0): row r's 64 bytes take 2 sectors at offset 0 and 3 otherwise,
+ * row r+1 (offset 4, 12, 20, 28) takes 3, and the two share a sector unless
+ * offset is 0: 5 sectors for every warp, 8 warps -> 40. Block (1,0): column
+ * 16 of rows r, r+1, 68 bytes apart: 2 sectors, 8 warps -> 16. Block (0,1):
+ * row 16 (byte 1088, aligned), 16 columns: 2. Block (1,1): element (16,16): 1.
+ * Per array: 18 instructions, 59 sectors, 289 lanes. */
+static void test_mat_add_17(void)
+{
+    model_params p;
+    memset(&p, 0, sizeof p);
+    p.kernel = MODEL_MAT_ADD;
+    p.elem_bytes = 4;
+    p.unroll = 1;
+    p.tile = 16;
+    p.rows = 17;
+    p.cols = 17;
+    model_counts c = run(p);
+    ASSERT_COUNTS(c, 36, 118, 2 * 289 * 4, 18, 59, 289 * 4);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, 3u * 289u * 4u);
+    CU_ASSERT_EQUAL(c.flops, 289u);
+}
+
+/* Matmul 33 x 17 x 5: m = 33 rows of C, n = 17 columns, k = 5, floats.
+ *
+ * Naive, tile 32: grid 1 x 2. Each active warp is one row of C with columns
+ * 0..16 (17 lanes); rows 0..32 -> 33 active warps (block (0,1) has only row
+ * 32). Per warp and i < 5: A[row*5 + i] is one address (1 sector);
+ * B[i*17 + 0..16] spans bytes 68i .. 68i+67, offsets 0, 4, 8, 12, 16 -> 3
+ * sectors each. Loads: 33*5*2 = 330 inst, 33*5*(1+3) = 660 sectors,
+ * 33*5*2*17 lanes. Stores: C[row*17 + 0..16], 68 bytes at offset 4*row mod
+ * 32 <= 28: 3 sectors; 33 inst, 99 sectors, 33*17 lanes.
+ *
+ * Tiled, tile 16: grid 2 x 3, one phase (k = 5 < 16), warps are rows r, r+1
+ * (r even) x 16 columns.
+ * A[row*5 + tx] for tx < 5, row < 33: the two rows are contiguous A[5r ..
+ * 5r+9], bytes 20r .. 20r+39 at offsets 0, 8, 16, 24: 2 sectors; 16 such
+ * warps for rows 0..31 plus row 32 alone (bytes 640..659: 1) per bx; the
+ * same in both bx: 2*17 = 34 inst, 2*33 = 66 sectors, 2*33*5 lanes.
+ * B[ty*17 + col] for ty < 5, col < 17, the same for every by (3 of them):
+ *   bx 0: ty 0,1: bytes 0..63, 68..131 -> 2 + 3 = 5; ty 2,3: 136..199,
+ *         204..267 -> sectors 4..6, 6..8 -> 5; ty 4: 272..335 -> 3.
+ *         3 inst, 13 sectors, 80 lanes.
+ *   bx 1 (col 16 only): bytes 64, 132 -> 2; 200, 268 -> 2; 336 -> 1.
+ *         3 inst, 5 sectors, 5 lanes.
+ *   -> 18 inst, 54 sectors, 255 lanes.
+ * Loads: 52 inst, 120 sectors, (330 + 255)*4 bytes.
+ * Stores C[row*17 + col]: bx 0 is as block (0,0) of the 17x17 mat_add above:
+ * 5 sectors per warp, 16 warps, + row 32 (byte 2176, aligned, 16 columns):
+ * 2 -> 17 inst, 82 sectors; bx 1 (col 16): 2 per warp x 16 + 1 -> 17 inst,
+ * 33 sectors. Stores: 34 inst, 115 sectors, 33*17 lanes. */
+static void test_matmul_33x17x5(void)
+{
+    model_counts c = run(matmul_params(MODEL_MATMUL_NAIVE, 33, 17, 5, 32));
+    ASSERT_COUNTS(c, 330, 660, 33 * 5 * 2 * 17 * 4, 33, 99, 33 * 17 * 4);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, (33u * 5u + 5u * 17u + 33u * 17u) * 4u);
+    CU_ASSERT_EQUAL(c.flops, 2u * 33u * 17u * 5u);
+
+    c = run(matmul_params(MODEL_MATMUL_TILED, 33, 17, 5, 16));
+    ASSERT_COUNTS(c, 52, 120, (330 + 255) * 4, 34, 115, 33 * 17 * 4);
+}
+
+/* Tiled, tile 2, m = n = 1, k = 3: one block of 4 threads (one warp),
+ * phases = 2 (the second partial). Phase 0: A[0], A[1] by (tx 0,1; ty 0),
+ * row 1 is outside m -> 1 inst, 1 sector, 2 lanes; B[0], B[1] for col 0,
+ * rows 0, 1 -> 1 inst, 1 sector, 2 lanes. Phase 1: A[2] (tx 0 only), B[2]
+ * (ty 0 only): 1 + 1. Store C[0]. */
+static void test_matmul_tiny_tiled(void)
+{
+    model_counts c = run(matmul_params(MODEL_MATMUL_TILED, 1, 1, 3, 2));
+    ASSERT_COUNTS(c, 4, 4, 6 * 4, 1, 1, 4);
+}
+
+/* ------------------------------------------------------------ -1 cases ---- */
+
+static void test_not_modelled(void)
+{
+    model_counts c;
+    model_params p = reduce_params(MODEL_REDUCE_RECURSIVE, 1LL << 24, 512, 1);
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+    p.kernel = MODEL_NESTED_HELLO;
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+    p.kernel = MODEL_NONE;
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+    /* parameters no launch could have */
+    p = reduce_params(MODEL_REDUCE_INTERLEAVED, 100, 0, 1);
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+    p = reduce_params(MODEL_REDUCE_UNROLL, 100, 64, 0);
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+    p = matmul_params(MODEL_MATMUL_TILED, 10, 10, 10, 64); /* 4096 threads a block */
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+    p = matmul_params(MODEL_MATMUL_NAIVE, 10, 10, 10, 32);
+    p.elem_bytes = 0;
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+}
+
+/* ----------------------------------------------------- brute-force oracle ---- */
+
+/* Thread by thread: each simulated thread runs the kernel and records every
+ * global access as (instruction number in program order, store?, address).
+ * A warp's records are then grouped by instruction; each group is one warp
+ * instruction whose sectors are found byte by byte. Nothing is shared with
+ * the model's code. */
+
+typedef struct {
+    long long seq;
+    int store;
+    uint64_t addr;
+} access;
+
+typedef struct {
+    access *a;
+    size_t n, cap;
+} access_log;
+
+#define O_IN0 ((uint64_t)0x100000000ULL) /* 256-aligned, far apart */
+#define O_IN1 ((uint64_t)0x900000000ULL)
+#define O_OUT ((uint64_t)0x1100000000ULL)
+
+static void record(access_log *log, long long seq, int store, uint64_t addr)
+{
+    if (log->n == log->cap) {
+        log->cap = log->cap ? 2 * log->cap : 1024;
+        log->a = realloc(log->a, log->cap * sizeof *log->a);
+        if (!log->a)
+            abort();
+    }
+    log->a[log->n].seq = seq;
+    log->a[log->n].store = store;
+    log->a[log->n].addr = addr;
+    log->n++;
+}
+
+static int by_seq(const void *x, const void *y)
+{
+    const access *a = x, *b = y;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int by_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Adds one warp's accesses to *c and empties the log. */
+static void settle_warp(access_log *log, int eb, model_counts *c)
+{
+    qsort(log->a, log->n, sizeof *log->a, by_seq);
+    size_t i = 0;
+    uint64_t *sec = malloc((size_t)(32 * eb + 1) * sizeof *sec);
+    if (!sec)
+        abort();
+    while (i < log->n) {
+        size_t j = i, ns = 0;
+        while (j < log->n && log->a[j].seq == log->a[i].seq)
+            j++;
+        for (size_t q = i; q < j; q++)
+            for (int byte = 0; byte < eb; byte++)
+                sec[ns++] = (log->a[q].addr + (uint64_t)byte) / 32;
+        qsort(sec, ns, sizeof *sec, by_u64);
+        uint64_t distinct = 0;
+        for (size_t q = 0; q < ns; q++)
+            if (q == 0 || sec[q] != sec[q - 1])
+                distinct++;
+        if (log->a[i].store) {
+            c->gst_inst++;
+            c->gst_sectors += distinct;
+            c->gst_bytes += (uint64_t)(j - i) * (uint64_t)eb;
+        } else {
+            c->gld_inst++;
+            c->gld_sectors += distinct;
+            c->gld_bytes += (uint64_t)(j - i) * (uint64_t)eb;
+        }
+        i = j;
+    }
+    free(sec);
+    log->n = 0;
+}
+
+/* One thread of a reduction kernel. */
+static void oracle_reduce_thread(const model_params *p, long long b, long long tid, access_log *log)
+{
+    const model_kernel K = p->kernel;
+    const long long block = p->block, n = p->n, e = p->elem_bytes;
+    const int fold = K == MODEL_REDUCE_UNROLL || K == MODEL_REDUCE_UNROLL_WARPS ||
+                     K == MODEL_REDUCE_COMPLETE_UNROLL || K == MODEL_REDUCE_SYNCWARP || K == MODEL_REDUCE_SHUFFLE;
+    const long long U = fold ? p->unroll : 1;
+    const long long first = b * block * U;
+    const uint64_t data = O_IN0, d = O_IN0 + (uint64_t)(first * e), sums = O_OUT;
+    long long seq = 0;
+
+#define PAIR(cond, x, y)                                                                                 \
+    do {                                                                                                 \
+        if (cond) {                                                                                      \
+            record(log, seq, 0, d + (uint64_t)((x) * e));                                                \
+            record(log, seq + 1, 0, d + (uint64_t)((y) * e));                                            \
+            record(log, seq + 2, 1, d + (uint64_t)((x) * e));                                            \
+        }                                                                                                \
+        seq += 3;                                                                                        \
+    } while (0)
+
+    if (fold) {
+        long long idx = first + tid;
+        for (long long j = 0; j < U; j++, seq++)
+            if (idx + j * block < n)
+                record(log, seq, 0, data + (uint64_t)((idx + j * block) * e));
+        if (K == MODEL_REDUCE_SHUFFLE) {
+            if (tid == 0)
+                record(log, seq, 1, sums + (uint64_t)(b * e));
+            return;
+        }
+        if (idx < n)
+            record(log, seq, 1, data + (uint64_t)(idx * e));
+        seq++;
+    }
+    long long count = n - first < block ? n - first : block;
+    if (K == MODEL_REDUCE_NEIGHBORED) {
+        for (long long s = 1; s < block; s *= 2)
+            PAIR(tid % (2 * s) == 0 && tid + s < count, tid, tid + s);
+    } else if (K == MODEL_REDUCE_NEIGHBORED_LESS) {
+        for (long long s = 1; s < block; s *= 2)
+            PAIR(2 * s * tid + s < count, 2 * s * tid, 2 * s * tid + s);
+    } else if (K == MODEL_REDUCE_INTERLEAVED || K == MODEL_REDUCE_UNROLL) {
+        for (long long s = block / 2; s > 0; s /= 2)
+            PAIR(tid < s && tid + s < count, tid, tid + s);
+    } else {
+        if (K == MODEL_REDUCE_COMPLETE_UNROLL) {
+            for (long long s = 512; s >= 64; s /= 2)
+                if (block >= 2 * s)
+                    PAIR(tid < s && tid + s < count, tid, tid + s);
+        } else {
+            for (long long s = block / 2; s > 32; s /= 2)
+                PAIR(tid < s && tid + s < count, tid, tid + s);
+        }
+        for (long long off = 32; off >= 1; off /= 2)
+            PAIR(tid < 32 && tid + off < count, tid, tid + off);
+    }
+#undef PAIR
+    if (tid == 0) {
+        record(log, seq, 0, d);
+        record(log, seq + 1, 1, sums + (uint64_t)(b * e));
+    }
+}
+
+static model_counts oracle_reduce(const model_params *p)
+{
+    model_counts c;
+    memset(&c, 0, sizeof c);
+    access_log log = {NULL, 0, 0};
+    const int fold = p->kernel == MODEL_REDUCE_UNROLL || p->kernel == MODEL_REDUCE_UNROLL_WARPS ||
+                     p->kernel == MODEL_REDUCE_COMPLETE_UNROLL || p->kernel == MODEL_REDUCE_SYNCWARP ||
+                     p->kernel == MODEL_REDUCE_SHUFFLE;
+    long long span = p->block * (fold ? p->unroll : 1), grid = (p->n + span - 1) / span;
+    for (long long b = 0; b < grid; b++)
+        for (long long tid = 0; tid < p->block; tid++) {
+            oracle_reduce_thread(p, b, tid, &log);
+            if (tid % 32 == 31 || tid == p->block - 1)
+                settle_warp(&log, p->elem_bytes, &c);
+        }
+    free(log.a);
+    return c;
+}
+
+/* One thread of a 2-D kernel (mat_add, naive or tiled matmul). */
+static void oracle_2d_thread(const model_params *p, long long bx, long long by, long long tx, long long ty,
+                             access_log *log)
+{
+    const long long T = p->tile, e = p->elem_bytes;
+    const long long col = bx * T + tx, row = by * T + ty;
+    if (p->kernel == MODEL_MAT_ADD) {
+        if (row < p->rows && col < p->cols) {
+            uint64_t off = (uint64_t)((row * p->cols + col) * e);
+            record(log, 0, 0, O_IN0 + off);
+            record(log, 1, 0, O_IN1 + off);
+            record(log, 2, 1, O_OUT + off);
+        }
+        return;
+    }
+    const long long m = p->m, n = p->n, k = p->k;
+    if (p->kernel == MODEL_MATMUL_NAIVE) {
+        if (row >= m || col >= n)
+            return;
+        for (long long i = 0; i < k; i++) {
+            record(log, 2 * i, 0, O_IN0 + (uint64_t)((row * k + i) * e));
+            record(log, 2 * i + 1, 0, O_IN1 + (uint64_t)((i * n + col) * e));
+        }
+        record(log, 2 * k, 1, O_OUT + (uint64_t)((row * n + col) * e));
+        return;
+    }
+    long long phases = (k + T - 1) / T;
+    for (long long ph = 0; ph < phases; ph++) {
+        long long a_col = ph * T + tx, b_row = ph * T + ty;
+        if (row < m && a_col < k)
+            record(log, 2 * ph, 0, O_IN0 + (uint64_t)((row * k + a_col) * e));
+        if (b_row < k && col < n)
+            record(log, 2 * ph + 1, 0, O_IN1 + (uint64_t)((b_row * n + col) * e));
+    }
+    if (row < m && col < n)
+        record(log, 2 * phases, 1, O_OUT + (uint64_t)((row * n + col) * e));
+}
+
+static model_counts oracle_2d(const model_params *p)
+{
+    model_counts c;
+    memset(&c, 0, sizeof c);
+    access_log log = {NULL, 0, 0};
+    const long long T = p->tile, threads = T * T;
+    long long gx, gy;
+    if (p->kernel == MODEL_MAT_ADD) {
+        gx = (p->cols + T - 1) / T;
+        gy = (p->rows + T - 1) / T;
+    } else {
+        gx = (p->n + T - 1) / T;
+        gy = (p->m + T - 1) / T;
+    }
+    for (long long by = 0; by < gy; by++)
+        for (long long bx = 0; bx < gx; bx++)
+            for (long long t = 0; t < threads; t++) {
+                oracle_2d_thread(p, bx, by, t % T, t / T, &log);
+                if (t % 32 == 31 || t == threads - 1)
+                    settle_warp(&log, p->elem_bytes, &c);
+            }
+    free(log.a);
+    return c;
+}
+
+static model_counts oracle_sine(const model_params *p)
+{
+    model_counts c;
+    memset(&c, 0, sizeof c);
+    access_log log = {NULL, 0, 0};
+    long long grid = (p->n + p->block - 1) / p->block;
+    for (long long b = 0; b < grid; b++)
+        for (long long tid = 0; tid < p->block; tid++) {
+            long long i = b * p->block + tid;
+            if (i < p->n) {
+                record(&log, 0, 0, O_IN0 + (uint64_t)(i * p->elem_bytes));
+                record(&log, 1, 1, O_OUT + (uint64_t)(i * p->elem_bytes));
+            }
+            if (tid % 32 == 31 || tid == p->block - 1)
+                settle_warp(&log, p->elem_bytes, &c);
+        }
+    free(log.a);
+    return c;
+}
+
+static int same_traffic(const model_params *p, model_counts want)
+{
+    model_counts got = run(*p);
+    int same = got.gld_inst == want.gld_inst && got.gld_sectors == want.gld_sectors &&
+               got.gld_bytes == want.gld_bytes && got.gst_inst == want.gst_inst &&
+               got.gst_sectors == want.gst_sectors && got.gst_bytes == want.gst_bytes;
+    if (!same)
+        fprintf(stderr,
+                "\nmodel != oracle: kernel %d e=%d unroll=%d tile=%d n=%lld block=%lld rows=%lld cols=%lld "
+                "m=%lld k=%lld\n  model  ld %llu/%llu/%llu st %llu/%llu/%llu\n  oracle ld %llu/%llu/%llu st "
+                "%llu/%llu/%llu\n",
+                (int)p->kernel, p->elem_bytes, p->unroll, p->tile, p->n, p->block, p->rows, p->cols, p->m, p->k,
+                (unsigned long long)got.gld_inst, (unsigned long long)got.gld_sectors,
+                (unsigned long long)got.gld_bytes, (unsigned long long)got.gst_inst,
+                (unsigned long long)got.gst_sectors, (unsigned long long)got.gst_bytes,
+                (unsigned long long)want.gld_inst, (unsigned long long)want.gld_sectors,
+                (unsigned long long)want.gld_bytes, (unsigned long long)want.gst_inst,
+                (unsigned long long)want.gst_sectors, (unsigned long long)want.gst_bytes);
+    return same;
+}
+
+static void test_oracle_reductions(void)
+{
+    static const model_kernel kernels[] = {
+        MODEL_REDUCE_NEIGHBORED,   MODEL_REDUCE_NEIGHBORED_LESS, MODEL_REDUCE_INTERLEAVED,
+        MODEL_REDUCE_UNROLL,       MODEL_REDUCE_UNROLL_WARPS,    MODEL_REDUCE_COMPLETE_UNROLL,
+        MODEL_REDUCE_SYNCWARP,     MODEL_REDUCE_SHUFFLE};
+    static const long long ns[] = {1, 2, 33, 64, 65, 129, 300, 513, 1025, 2049, 4097, 9001};
+    static const long long blocks[] = {32, 64, 96, 256, 1024};
+    static const int unrolls[] = {1, 3, 8};
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+            for (size_t u = 0; u < sizeof unrolls / sizeof unrolls[0]; u++)
+                for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                    /* unroll only matters to the folding kernels */
+                    if (unrolls[u] != 1 && (kernels[k] == MODEL_REDUCE_NEIGHBORED ||
+                                            kernels[k] == MODEL_REDUCE_NEIGHBORED_LESS ||
+                                            kernels[k] == MODEL_REDUCE_INTERLEAVED))
+                        continue;
+                    model_params p = reduce_params(kernels[k], ns[i], blocks[b], unrolls[u]);
+                    p.elem_bytes = i % 3 == 2 ? 8 : 4; /* some 64-bit sums too */
+                    CU_ASSERT(same_traffic(&p, oracle_reduce(&p)));
+                }
+}
+
+static void test_oracle_1d_odd_blocks(void)
+{
+    static const long long blocks[] = {1, 3, 7, 20, 33, 48, 100, 256};
+    static const long long ns[] = {1, 5, 64, 100, 257, 1000, 4099};
+    static const int elems[] = {1, 2, 4, 8, 12, 48};
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++) {
+                model_params p;
+                memset(&p, 0, sizeof p);
+                p.kernel = MODEL_VEC_SINE;
+                p.elem_bytes = elems[e];
+                p.unroll = 1;
+                p.block = blocks[b];
+                p.n = ns[i];
+                CU_ASSERT(same_traffic(&p, oracle_sine(&p)));
+                /* reductions with odd blocks and element sizes, run literally */
+                p = reduce_params(MODEL_REDUCE_INTERLEAVED, ns[i], blocks[b], 1);
+                p.elem_bytes = elems[e];
+                CU_ASSERT(same_traffic(&p, oracle_reduce(&p)));
+                p = reduce_params(MODEL_REDUCE_UNROLL_WARPS, ns[i], blocks[b], 3);
+                p.elem_bytes = elems[e];
+                CU_ASSERT(same_traffic(&p, oracle_reduce(&p)));
+            }
+}
+
+static void oracle_2d_case(model_kernel kernel, int elem, int tile, long long a, long long b, long long k)
+{
+    model_params p;
+    memset(&p, 0, sizeof p);
+    if (kernel == MODEL_MAT_ADD) {
+        p.kernel = MODEL_MAT_ADD;
+        p.unroll = 1;
+        p.tile = tile;
+        p.rows = a;
+        p.cols = b;
+    } else {
+        p = matmul_params(kernel, a, b, k, tile);
+    }
+    p.elem_bytes = elem;
+    CU_ASSERT(same_traffic(&p, oracle_2d(&p)));
+}
+
+static void test_oracle_2d(void)
+{
+    static const long long dims[] = {1, 5, 17, 33, 40};
+    static const long long ks[] = {1, 3, 18, 35};
+    static const int tiles[] = {1, 3, 5, 8, 12, 16, 32};
+    static const model_kernel kernels[] = {MODEL_MATMUL_NAIVE, MODEL_MATMUL_TILED};
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
+        for (size_t a = 0; a < sizeof dims / sizeof dims[0]; a++)
+            for (size_t b = 0; b < sizeof dims / sizeof dims[0]; b++) {
+                oracle_2d_case(MODEL_MAT_ADD, 4, tiles[t], dims[a], dims[b], 0);
+                for (size_t c = 0; c < sizeof ks / sizeof ks[0]; c++)
+                    for (size_t q = 0; q < 2; q++)
+                        oracle_2d_case(kernels[q], 4, tiles[t], dims[a], dims[b], ks[c]);
+            }
+    /* other element sizes: 1 and 8 bytes move the sector boundaries */
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
+        for (int e = 1; e <= 8; e *= 8) {
+            oracle_2d_case(MODEL_MAT_ADD, e, tiles[t], 33, 17, 0);
+            for (size_t q = 0; q < 2; q++) {
+                oracle_2d_case(kernels[q], e, tiles[t], 33, 17, 5);
+                oracle_2d_case(kernels[q], e, tiles[t], 17, 40, 35);
+                oracle_2d_case(kernels[q], e, tiles[t], 40, 33, 64);
+            }
+        }
+    /* larger than a block in every direction, with edges and a partial phase */
+    oracle_2d_case(MODEL_MATMUL_TILED, 4, 16, 100, 90, 70);
+    oracle_2d_case(MODEL_MATMUL_NAIVE, 4, 32, 100, 90, 70);
+    oracle_2d_case(MODEL_MATMUL_TILED, 4, 32, 100, 90, 70);
+    oracle_2d_case(MODEL_MAT_ADD, 4, 16, 300, 200, 0);
+}
+
+/* ----------------------------------------------------------------- speed ---- */
+
+static double seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* Large launches are counted exactly but in far less than a walk of every
+ * warp and iteration would take; generous bounds so a loaded machine passes. */
+static void test_speed(void)
+{
+    double t0 = seconds();
+    model_counts c = run(matmul_params(MODEL_MATMUL_NAIVE, 1024, 1024, 1024, 32));
+    run(matmul_params(MODEL_MATMUL_TILED, 1024, 1024, 1024, 16));
+    run(reduce_params(MODEL_REDUCE_NEIGHBORED, 1LL << 24, 512, 1));
+    run(reduce_params(MODEL_REDUCE_COMPLETE_UNROLL, 1LL << 28, 512, 8));
+    double t1 = seconds();
+    CU_ASSERT(t1 - t0 < 0.5);
+    CU_ASSERT_EQUAL(c.gld_inst, 67108864u);
+
+    c = run(matmul_params(MODEL_MATMUL_NAIVE, 4096, 4096, 4096, 32));
+    CU_ASSERT_EQUAL(c.gld_inst, 2ULL * 4096 * 4096 * 4096 / 32);
+    CU_ASSERT_EQUAL(c.gld_sectors, 5ULL * 4096 * 4096 * 4096 / 32); /* 1 (A broadcast) + 4 (B row) per iteration */
+    run(matmul_params(MODEL_MATMUL_NAIVE, 4095, 4093, 4097, 32));
+    run(matmul_params(MODEL_MATMUL_TILED, 4095, 4093, 4097, 16));
+    CU_ASSERT(seconds() - t1 < 3.0);
+}
+
+int add_model_tests(void)
+{
+    CU_pSuite suite = CU_add_suite("model", NULL, NULL);
+    if (!suite)
+        return -1;
+    if (!CU_add_test(suite, "ANCHORS: reductions over 2^24 ints, block 512", test_anchor_reductions) ||
+        !CU_add_test(suite, "ANCHORS: matmul N = 1024, naive, tiled 16 and 32", test_anchor_matmul) ||
+        !CU_add_test(suite, "seed latency model: N=4 T=2 and N=1024 T=16", test_seed_cycles) ||
+        !CU_add_test(suite, "reductions of n = 1", test_reduce_n1) ||
+        !CU_add_test(suite, "reductions of n = block + 1", test_reduce_block_plus_one) ||
+        !CU_add_test(suite, "unrolling 2, partial last block", test_reduce_unroll_tail) ||
+        !CU_add_test(suite, "complete unroll = volatile warp = syncwarp", test_reduce_variants_agree) ||
+        !CU_add_test(suite, "unrolling 8 variants over 2^24 ints", test_reduce_unroll8_2p24) ||
+        !CU_add_test(suite, "vec_sine tails and odd blocks", test_sine_tails) ||
+        !CU_add_test(suite, "mat_add 17 x 17, tile 16", test_mat_add_17) ||
+        !CU_add_test(suite, "matmul 33 x 17 x 5, naive and tiled", test_matmul_33x17x5) ||
+        !CU_add_test(suite, "tiled matmul with a partial phase", test_matmul_tiny_tiled) ||
+        !CU_add_test(suite, "kernels not modelled return -1", test_not_modelled) ||
+        !CU_add_test(suite, "oracle: reductions", test_oracle_reductions) ||
+        !CU_add_test(suite, "oracle: odd 1-D blocks and element sizes", test_oracle_1d_odd_blocks) ||
+        !CU_add_test(suite, "oracle: mat_add and matmul", test_oracle_2d) ||
+        !CU_add_test(suite, "speed of the large cases", test_speed))
+        return -1;
+    return 0;
+}

@@ -1,0 +1,202 @@
+/* The JSON report (its schema is read by graders and slides) and ncu CSV parsing. */
+#define _POSIX_C_SOURCE 200809L
+#include <CUnit/CUnit.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "labs.h"
+#include "profile.h"
+#include "report.h"
+#include "tests.h"
+
+/* A small strict JSON syntax checker: returns the position after one value, or NULL. */
+static const char *skip_ws(const char *p)
+{
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+static const char *json_value(const char *p);
+
+static const char *json_string_end(const char *p)
+{
+    if (*p != '"')
+        return NULL;
+    for (p++; *p && *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20)
+            return NULL;
+        if (*p == '\\') {
+            p++;
+            if (!*p || !strchr("\"\\/bfnrtu", *p))
+                return NULL;
+        }
+    }
+    return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *json_value(const char *p)
+{
+    p = skip_ws(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        int object = *p == '{';
+        p = skip_ws(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (object) {
+                if (!(p = json_string_end(skip_ws(p))))
+                    return NULL;
+                p = skip_ws(p);
+                if (*p++ != ':')
+                    return NULL;
+            }
+            if (!(p = json_value(p)))
+                return NULL;
+            p = skip_ws(p);
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            return *p == close ? p + 1 : NULL;
+        }
+    }
+    if (*p == '"')
+        return json_string_end(p);
+    if (strncmp(p, "true", 4) == 0 || strncmp(p, "null", 4) == 0)
+        return p + 4;
+    if (strncmp(p, "false", 5) == 0)
+        return p + 5;
+    char *end;
+    strtod(p, &end);
+    return end > p ? end : NULL;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)size + 1);
+    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
+        free(text);
+        text = NULL;
+    }
+    if (text)
+        text[size] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void test_json_report(void)
+{
+    static run_report run;
+    char path[] = "/tmp/gpulab-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    close(fd);
+    memset(&run, 0, sizeof run);
+    strcpy(run.tree, "solutions");
+    strcpy(run.backend, "gpu");
+    strcpy(run.device, "NVIDIA H100 80GB HBM3");
+    run.peak_gbps = 3352.3;
+    run.count = 1;
+    lab_report *lab = &run.labs[0];
+    lab->lab = check_find_lab("03-reduce-divergence");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    lab->count = 2;
+    strcpy(lab->todos, "    line 5: TODO(student) 1: \"quoted\"\n");
+    for (int i = 0; i < 2; i++) {
+        kernel_report *k = &lab->kernels[i];
+        k->variant = &lab->lab->variants[i];
+        k->ran = 1;
+        k->time_ms = k->e2e_ms = k->cpu_ms = k->gbps = k->gflops = k->pct_peak = -1;
+    }
+    lab->kernels[0].correct = 1;
+    lab->kernels[0].time_ms = 0.2165;
+    lab->kernels[0].gbps = 310.0;
+    lab->kernels[0].has_model = 1;
+    lab->kernels[0].model.gld_inst = 6258688;
+    lab->kernels[0].measured.present = MEASURED_GLD_INST;
+    lab->kernels[0].measured.gld_inst = 6258688;
+    strcpy(lab->kernels[0].measured.source, "ncu");
+    strcpy(lab->kernels[1].message, "block 2 expected 5, got \"7\"\n\tsecond line");
+
+    CU_ASSERT_EQUAL_FATAL(report_write_json(path, &run), 0);
+    char *text = read_all(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    const char *end = json_value(text);
+    CU_ASSERT_PTR_NOT_NULL(end);
+    if (end)
+        CU_ASSERT_EQUAL(*skip_ws(end), '\0');
+    const char *required[] = {"\"schema\": \"gpulab-report/1\"", "\"name\": \"neighbored\"", "\"correct\": true",
+                              "\"correct\": false", "\"message\": ", "\"time_ms\": 0.2165", "\"gbps\": 310",
+                              "\"gflops\": null", "\"backend\": \"gpu\"", "\"model\": {", "\"measured\": {",
+                              "\"measured\": null", "\"gld_inst\": 6258688", "\"gst_inst\": ", "\"gld_sectors\": ",
+                              "\"gst_sectors\": ", "\"dram_bytes_min\": ", "got \\\"7\\\"\\n\\tsecond"};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!strstr(text, required[i])) {
+            fprintf(stderr, "missing in JSON: %s\n", required[i]);
+            CU_FAIL("JSON misses a required field");
+        }
+    free(text);
+    remove(path);
+}
+
+static void test_json_checker_rejects(void)
+{
+    /* the syntax checker itself must fail on broken JSON, or the test above proves nothing */
+    CU_ASSERT_PTR_NULL(json_value("{\"a\": }"));
+    CU_ASSERT_PTR_NULL(json_value("{\"a\": \"x\nb\"}"));
+    CU_ASSERT_PTR_NULL(json_value("[1, 2"));
+    CU_ASSERT_PTR_NOT_NULL(json_value("{\"a\": [1, -2.5e3, null, true], \"b\": {}}"));
+}
+
+static void test_ncu_csv(void)
+{
+    char path[] = "/tmp/gpulab-test-XXXXXX";
+    measured_counts m;
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("==PROF== Connected to process 123\n"
+          "lab program output line\n"
+          "\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+          "\"0\",\"123\",\"reduce(int*, int*, unsigned int)\",\"smsp__sass_inst_executed_op_global_ld.sum\","
+          "\"inst\",\"6,258,688\"\n"
+          "\"0\",\"123\",\"reduce(int*, int*, unsigned int)\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\","
+          "\"sector\",\"16744448\"\n"
+          "\"0\",\"123\",\"reduce(int*, int*, unsigned int)\","
+          "\"smsp__sass_average_branch_targets_threads_uniform.pct\",\"%\",\"68.75\"\n"
+          "\"1\",\"123\",\"second kernel\",\"smsp__sass_inst_executed_op_global_ld.sum\",\"inst\",\"12\"\n"
+          "\"1\",\"123\",\"second kernel\",\"smsp__sass_average_branch_targets_threads_uniform.pct\",\"%\","
+          "\"100\"\n",
+          f);
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(profile_parse_csv(path, &m), 0);
+    CU_ASSERT_EQUAL(m.gld_inst, 6258688u + 12u); /* summed over the kernels of the run */
+    CU_ASSERT_EQUAL(m.gld_sectors, 16744448u);
+    CU_ASSERT_TRUE(m.present & MEASURED_GLD_INST);
+    CU_ASSERT_FALSE(m.present & MEASURED_GST_INST);
+    CU_ASSERT_DOUBLE_EQUAL(m.branch_uniformity_pct, (68.75 + 100) / 2, 1e-9);
+    remove(path);
+}
+
+int add_report_tests(void)
+{
+    CU_pSuite suite = CU_add_suite("report", NULL, NULL);
+    if (!suite)
+        return -1;
+    if (!CU_add_test(suite, "JSON report: valid, with the stable fields", test_json_report) ||
+        !CU_add_test(suite, "JSON syntax checker rejects broken JSON", test_json_checker_rejects) ||
+        !CU_add_test(suite, "ncu CSV parsing", test_ncu_csv))
+        return -1;
+    return 0;
+}

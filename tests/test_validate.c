@@ -1,0 +1,210 @@
+/* Validation: float bounds, poison, and the messages that point at the first wrong element. */
+#define _POSIX_C_SOURCE 200809L
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "labio.h"
+#include "labio_names.h"
+#include "labs.h"
+#include "tests.h"
+#include "validate.h"
+
+static float poison_float(void)
+{
+    float f;
+    unsigned bits = LAB_POISON_FLOAT_BITS;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static void test_float_bound(void)
+{
+    /* one term: no rounding at all */
+    CU_ASSERT_DOUBLE_EQUAL(float_sum_bound(1, 10.0), 0.0, 0.0);
+    /* 1025 terms: gamma(1024) = 1024u / (1 - 1024u) */
+    double u = FLOAT_UNIT_ROUNDOFF, g = 1024 * u / (1 - 1024 * u);
+    CU_ASSERT_DOUBLE_EQUAL(float_sum_bound(1025, 3.0), 3.0 * g, 1e-18);
+    /* the bound grows with the number of terms */
+    CU_ASSERT_TRUE(float_sum_bound(1 << 20, 1.0) > float_sum_bound(1 << 10, 1.0));
+}
+
+static void test_float_problem(void)
+{
+    CU_ASSERT_PTR_NULL(float_problem(1.0f, 1.0, 0.0));
+    CU_ASSERT_PTR_NULL(float_problem(1.0f, 1.0 + 1e-7, 2e-7));
+    CU_ASSERT_STRING_EQUAL(float_problem(1.0f, 1.0 + 1e-3, 1e-4), "off");
+    CU_ASSERT_STRING_EQUAL(float_problem(NAN, 1.0, 1e9), "NaN");
+    CU_ASSERT_STRING_EQUAL(float_problem(INFINITY, 1.0, 1e9), "Inf");
+    CU_ASSERT_STRING_EQUAL(float_problem(-INFINITY, 1.0, 1e9), "Inf");
+    CU_ASSERT_STRING_EQUAL(float_problem(poison_float(), 1.0, 1e30), "unwritten");
+}
+
+/* Writes an output file with one case: grid and block sums, then reads it back. */
+static void output_with_sums(const char *path, const int *sums, long long grid, labio_file *out)
+{
+    char err[256];
+    FILE *f = labio_create(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    labio_put_i64(f, "c0.grid", grid);
+    labio_put(f, "c0.out", LABIO_I32, sums, (uint64_t)grid);
+    labio_put_text(f, "c0.status", "ok");
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(labio_read(path, out, err, sizeof err), 0);
+}
+
+static const check_variant *find_variant(const char *lab, const char *name)
+{
+    const check_lab *l = check_find_lab(lab);
+    for (int i = 0; l && i < check_variant_count(l); i++)
+        if (strcmp(l->variants[i].name, name) == 0)
+            return &l->variants[i];
+    return NULL;
+}
+
+static void test_reduction_blocks(void)
+{
+    const check_variant *v = find_variant("04-reduce-unrolling", "unrolling8");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL(expected_reduction_blocks(v, 1, 512), 1);
+    CU_ASSERT_EQUAL(expected_reduction_blocks(v, 4096, 512), 1);
+    CU_ASSERT_EQUAL(expected_reduction_blocks(v, 4097, 512), 2);
+    CU_ASSERT_EQUAL(expected_reduction_blocks(v, 1 << 24, 512), 4096);
+}
+
+static void test_reduction_messages(void)
+{
+    const check_variant *v = find_variant("03-reduce-divergence", "interleaved");
+    check_case cs;
+    int data[300], sums[3];
+    labio_file out;
+    char message[1024], path[] = "/tmp/gpulab-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    memset(&cs, 0, sizeof cs);
+    cs.n = 300;
+    cs.block = 128;
+    cs.ints = data;
+    for (int i = 0; i < 300; i++)
+        data[i] = (i * 37) % 101 - 50;
+    for (int b = 0; b < 3; b++) {
+        sums[b] = 0;
+        for (int i = b * 128; i < 300 && i < (b + 1) * 128; i++)
+            sums[b] += data[i];
+    }
+    output_with_sums(path, sums, 3, &out);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 1);
+    labio_free(&out);
+
+    /* a dropped tail: the last block (elements 256..299) is wrong */
+    sums[2] -= data[299];
+    output_with_sums(path, sums, 3, &out);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "block 2 (elements 256..299)"));
+    labio_free(&out);
+    sums[2] += data[299];
+
+    /* a block that never wrote its sum */
+    sums[1] = LAB_POISON_INT;
+    output_with_sums(path, sums, 3, &out);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "never wrote"));
+    labio_free(&out);
+
+    /* the wrong number of blocks */
+    output_with_sums(path, sums, 2, &out);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "launched 2 blocks; expected 3"));
+    labio_free(&out);
+    remove(path);
+}
+
+static void test_matmul_messages(void)
+{
+    const check_variant *v = find_variant("02-matmul-tiled", "tiled16");
+    check_case cs;
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, -1, 2, 0.5f, 1}, c[4];
+    labio_file out;
+    char err[256], message[1024], path[] = "/tmp/gpulab-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    memset(&cs, 0, sizeof cs);
+    cs.m = 2, cs.k = 3, cs.n = 2, cs.a = a, cs.b = b;
+    /* C = A (2x3) * B (3x2) */
+    for (int r = 0; r < 2; r++)
+        for (int col = 0; col < 2; col++) {
+            c[r * 2 + col] = 0;
+            for (int i = 0; i < 3; i++)
+                c[r * 2 + col] += a[r * 3 + i] * b[i * 2 + col];
+        }
+    c[3] += 0.25f; /* row 1, col 1 is wrong */
+    FILE *f = labio_create(path);
+    labio_put(f, "c0.out", LABIO_F32, c, 4);
+    labio_put(f, "c0.in_after.a", LABIO_F32, a, 6);
+    labio_put(f, "c0.in_after.b", LABIO_F32, b, 6);
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(labio_read(path, &out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "1 of 4 elements of C wrong"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "(row 1, col 1)"));
+    CU_ASSERT_EQUAL(validate_inputs_unchanged(v, &cs, &out, 0, message, sizeof message), 1);
+    labio_free(&out);
+
+    /* a kernel that wrote into its input B */
+    b[4] = 7;
+    f = labio_create(path);
+    labio_put(f, "c0.in_after.a", LABIO_F32, a, 6);
+    labio_put(f, "c0.in_after.b", LABIO_F32, b, 6);
+    fclose(f);
+    b[4] = 0.5f;
+    CU_ASSERT_EQUAL_FATAL(labio_read(path, &out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(validate_inputs_unchanged(v, &cs, &out, 0, message, sizeof message), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "modified its input B: (row 2, col 0)"));
+    labio_free(&out);
+    remove(path);
+}
+
+static void test_cases_deterministic(void)
+{
+    const check_variant *v = find_variant("03-reduce-divergence", "neighbored");
+    check_case_set one, two, other;
+    CU_ASSERT_EQUAL_FATAL(cases_build(v, BACKEND_EMU, 7, &one), 0);
+    CU_ASSERT_EQUAL_FATAL(cases_build(v, BACKEND_EMU, 7, &two), 0);
+    CU_ASSERT_EQUAL_FATAL(cases_build(v, BACKEND_EMU, 8, &other), 0);
+    CU_ASSERT_EQUAL(one.count, two.count);
+    CU_ASSERT_TRUE(one.timed >= 0);
+    int differs = 0, odd = 0, ones = 0;
+    for (int c = 0; c < one.count; c++) {
+        CU_ASSERT_EQUAL(memcmp(one.cases[c].ints, two.cases[c].ints, (size_t)one.cases[c].n * sizeof(int)), 0);
+        if (c != one.timed) /* the timed case uses the textbook's fixed data range */
+            differs |= memcmp(one.cases[c].ints, other.cases[c].ints, (size_t)one.cases[c].n * sizeof(int)) != 0;
+        odd |= one.cases[c].n % one.cases[c].block != 0;
+        ones |= one.cases[c].n == 1;
+    }
+    CU_ASSERT_TRUE(differs); /* another seed, other inputs */
+    CU_ASSERT_TRUE(odd);     /* sizes that are not block multiples are checked */
+    CU_ASSERT_TRUE(ones);    /* and n = 1 */
+    cases_free(&one);
+    cases_free(&two);
+    cases_free(&other);
+}
+
+int add_validate_tests(void)
+{
+    CU_pSuite suite = CU_add_suite("validate", NULL, NULL);
+    if (!suite)
+        return -1;
+    if (!CU_add_test(suite, "float sum bound", test_float_bound) ||
+        !CU_add_test(suite, "float problems: NaN, Inf, poison", test_float_problem) ||
+        !CU_add_test(suite, "reduction block count", test_reduction_blocks) ||
+        !CU_add_test(suite, "reduction messages name the block", test_reduction_messages) ||
+        !CU_add_test(suite, "matmul messages name row and column", test_matmul_messages) ||
+        !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic))
+        return -1;
+    return 0;
+}
