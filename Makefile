@@ -62,7 +62,7 @@ CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
-.PHONY: help check solutions test build-labs build-solutions clean tools
+.PHONY: help check solutions test build-labs build-solutions build-all clean tools
 help:
 	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
 
@@ -106,7 +106,7 @@ build-solutions: $(foreach lab,$(SELECTED),$(TARGET)/solutions/$(lab)/lab)
 ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: emulating on the CPU,no CUDA device: emulating on the CPU); times are not GPU times")
 
 CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$(PROFILE)),--profile) $(if $(COUNTERS_CSV),--counters-csv $(COUNTERS_CSV)) \
-             $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
+             $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(CHECK_EXTRA)
 
 check: $(CHECKER) build-labs
 	$(ANNOUNCE)
@@ -116,9 +116,19 @@ solutions: $(CHECKER) build-solutions
 	$(ANNOUNCE)
 	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(SELECTED)
 
-# Every lab and solution must compile and link; then the CUnit tests run.
+# The project's tests, on any machine (no GPU needed):
+#  1. every lab and solution compiles and links with nvcc,
+#  2. end to end on the CPU emulator: every solution passes with traffic equal to
+#     the model, every untouched skeleton fails naming its TODOs,
+#  3. the emulator's CUnit suite, then the checker's CUnit suite.
 ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/solutions/$(lab)/lab)
-test: $(ALL_PROGRAMS) $(CHECKER)
+build-all: $(ALL_PROGRAMS) $(CHECKER)
+
+test:
+	@$(MAKE) --no-print-directory BACKEND=gpu build-all
+	@$(MAKE) --no-print-directory BACKEND=emu build-all
+	@BUILD=$(BUILD) tests/end_to_end.sh
+	@$(MAKE) --no-print-directory -C emu test
 	@$(MAKE) --no-print-directory -C tests
 
 clean:

@@ -3,7 +3,7 @@
 # skeleton, then profiles the solutions with Nsight Compute. Run on a GPU machine:
 #   checker/gpu-report.sh OUTDIR
 # OUTDIR receives the logs, the JSON reports and the ncu counters CSV
-# (the fixture tests/fixtures/h100-ncu.csv is a copy of that CSV).
+# (the fixture tests/fixtures/ncu-counters.csv is a copy of that CSV).
 set -uo pipefail
 out=${1:?usage: checker/gpu-report.sh OUTDIR}
 mkdir -p "$out"
@@ -30,7 +30,7 @@ make solutions SEED=20261122 >> "$out/solutions.log" 2>&1
 echo "make solutions SEED=20261122: exit $?"
 make check TIMEOUT=30 > "$out/skeletons.log" 2>&1
 echo "make check on the untouched skeletons: exit $? (must be non-zero)"
-make solutions PROFILE=1 COUNTERS_CSV="$out/h100-ncu.csv" JSON="$out/profile.json" > "$out/profile.log" 2>&1
+make solutions PROFILE=1 COUNTERS_CSV="$out/ncu-counters.csv" JSON="$out/profile.json" > "$out/profile.log" 2>&1
 echo "make solutions PROFILE=1: exit $?"
 # The ladder is the end of the first solutions run.
 sed -n '/Performance ladder/,/labs correct/p' "$out/solutions.log" | head -n 40

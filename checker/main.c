@@ -30,7 +30,7 @@
 
 typedef struct {
     const char *tree, *build, *json, *counters_csv, *backend;
-    int ladder, profile;
+    int ladder, profile, require_model;
     uint64_t seed;
     double timeout_s;
 } options;
@@ -38,7 +38,7 @@ typedef struct {
 static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
-                    "             [--profile]"
+                    "             [--profile] [--require-model]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] LAB...\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
@@ -132,6 +132,28 @@ static void read_emulator_counts(const labio_file *out, int c, measured_counts *
     }
     if (m->present)
         snprintf(m->source, sizeof m->source, "emu");
+}
+
+/* --require-model: the measured warp-level instructions and sectors must equal
+ * the model's (used by the project's tests on the reference solutions). */
+static void require_model_match(kernel_report *k)
+{
+    const measured_counts *m = &k->measured;
+    unsigned need = MEASURED_GLD_INST | MEASURED_GST_INST | MEASURED_GLD_SECTORS | MEASURED_GST_SECTORS;
+    if ((m->present & need) != need) {
+        k->correct = 0;
+        snprintf(k->message, sizeof k->message, "no measured counts to compare with the model");
+    } else if (m->gld_inst != k->model.gld_inst || m->gst_inst != k->model.gst_inst ||
+               m->gld_sectors != k->model.gld_sectors || m->gst_sectors != k->model.gst_sectors) {
+        k->correct = 0;
+        snprintf(k->message, sizeof k->message,
+                 "measured traffic differs from the model: load instructions %llu vs %llu, store instructions %llu "
+                 "vs %llu, load sectors %llu vs %llu, store sectors %llu vs %llu",
+                 (unsigned long long)m->gld_inst, (unsigned long long)k->model.gld_inst,
+                 (unsigned long long)m->gst_inst, (unsigned long long)k->model.gst_inst,
+                 (unsigned long long)m->gld_sectors, (unsigned long long)k->model.gld_sectors,
+                 (unsigned long long)m->gst_sectors, (unsigned long long)k->model.gst_sectors);
+    }
 }
 
 static void take_device_facts(run_report *run, const labio_file *out)
@@ -234,13 +256,17 @@ static void check_variant_run(const options *opt, run_report *run, const char *p
         cases_describe(v, cs, k->size, sizeof k->size);
         model_for_case(v, cs, k);
         read_emulator_counts(&out, set.timed, &k->measured);
+        if (opt->require_model && k->correct && k->has_model)
+            require_model_match(k);
         if (k->correct) {
             k->time_ms = median_of(&out, set.timed, LABIO_TIME_MS);
             k->e2e_ms = median_of(&out, set.timed, LABIO_E2E_MS);
             k->cpu_ms = median_of(&out, set.timed, LABIO_CPU_MS);
             if (k->time_ms > 0 && k->has_model) {
                 k->gbps = k->model.dram_bytes_min / (k->time_ms * 1e6);
-                k->gflops = k->model.flops / (k->time_ms * 1e6);
+                /* GFLOP/s only where arithmetic is the point: matrix multiplication. */
+                if (v->task == TASK_MATMUL)
+                    k->gflops = k->model.flops / (k->time_ms * 1e6);
                 if (v->task == TASK_MATMUL)
                     k->pct_peak = run->peak_gflops > 0 ? 100.0 * k->gflops / run->peak_gflops : -1;
                 else
@@ -279,7 +305,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 int main(int argc, char **argv)
 {
-    options opt = {NULL, NULL, NULL, NULL, "gpu", 0, 0, 1, 60.0};
+    options opt = {NULL, NULL, NULL, NULL, "gpu", 0, 0, 0, 1, 60.0};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
@@ -290,6 +316,8 @@ int main(int argc, char **argv)
             opt.ladder = 1;
         else if (strcmp(argv[i], "--profile") == 0)
             opt.profile = 1;
+        else if (strcmp(argv[i], "--require-model") == 0)
+            opt.require_model = 1;
         else if (i + 1 < argc && strcmp(argv[i], "--tree") == 0)
             opt.tree = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--build") == 0)

@@ -55,16 +55,19 @@ static int split_csv(char *line, char **fields, int max)
     return count;
 }
 
-/* "6,258,688" or "6258688" or "68.75" -> number. */
-static double parse_number(const char *text)
+/* "6,258,688" or "6258688" or "68.75" -> number; *ok set to NULL when the
+ * text is not a number (ncu prints "n/a" for metrics that do not apply). */
+static double parse_number_end(const char *text, char **ok)
 {
-    char clean[64];
+    char clean[64], *end;
     size_t j = 0;
     for (size_t i = 0; text[i] && j + 1 < sizeof clean; i++)
         if (text[i] != ',')
             clean[j++] = text[i];
     clean[j] = '\0';
-    return strtod(clean, NULL);
+    double value = strtod(clean, &end);
+    *ok = (end == clean || *end != '\0') ? NULL : end;
+    return value;
 }
 
 int profile_parse_csv(const char *path, measured_counts *out)
@@ -96,7 +99,10 @@ int profile_parse_csv(const char *path, measured_counts *out)
         for (size_t m = 0; m < METRIC_COUNT; m++) {
             if (strcmp(fields[name_col], METRICS[m].metric) != 0)
                 continue;
-            double value = parse_number(fields[value_col]);
+            char *end;
+            double value = parse_number_end(fields[value_col], &end);
+            if (end == NULL)
+                break; /* "n/a": this metric does not apply to the kernel */
             switch (METRICS[m].field) {
             case MEASURED_GLD_INST: out->gld_inst += (uint64_t)value; break;
             case MEASURED_GST_INST: out->gst_inst += (uint64_t)value; break;

@@ -177,7 +177,9 @@ static void test_ncu_csv(void)
           "\"smsp__sass_average_branch_targets_threads_uniform.pct\",\"%\",\"68.75\"\n"
           "\"1\",\"123\",\"second kernel\",\"smsp__sass_inst_executed_op_global_ld.sum\",\"inst\",\"12\"\n"
           "\"1\",\"123\",\"second kernel\",\"smsp__sass_average_branch_targets_threads_uniform.pct\",\"%\","
-          "\"100\"\n",
+          "\"100\"\n"
+          "\"2\",\"123\",\"third kernel\",\"smsp__sass_average_branch_targets_threads_uniform.pct\",\"%\","
+          "\"n/a\"\n",
           f);
     fclose(f);
     CU_ASSERT_EQUAL_FATAL(profile_parse_csv(path, &m), 0);
@@ -185,6 +187,7 @@ static void test_ncu_csv(void)
     CU_ASSERT_EQUAL(m.gld_sectors, 16744448u);
     CU_ASSERT_TRUE(m.present & MEASURED_GLD_INST);
     CU_ASSERT_FALSE(m.present & MEASURED_GST_INST);
+    /* "n/a" is no measurement: it must not pull the average down */
     CU_ASSERT_DOUBLE_EQUAL(m.branch_uniformity_pct, (68.75 + 100) / 2, 1e-9);
     remove(path);
 }

@@ -55,10 +55,11 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
 
     /* Fold the UNROLL data blocks into the first one. The last block of the
      * grid may end early: elements at n or beyond do not exist. */
-    /* TODO(student) 1: declare idx = first + tid (this thread's element in the
-     * first data block). Add up data[idx + j * blockDim.x] for j = 0 .. UNROLL-1
-     * in an int, skipping every index that is n or more; then, if idx < n,
-     * store the total in data[idx]. Keep the barrier below. */
+    /* TODO(student) 1: the fold.
+     * Declare idx = first + tid (this thread's element in the first data
+     * block). Add up data[idx + j * blockDim.x] for j = 0 .. UNROLL-1 in an
+     * int, skipping every index that is n or more; then, if idx < n, store
+     * the total in data[idx]. Keep the barrier below. */
     __syncthreads(); /* every fold lands before the tree reads it */
 
     /* The interleaved tree over the folded data block. */
@@ -79,8 +80,9 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
 template <unsigned int UNROLL>
 unsigned int launch_unrolling(int *data, int *block_sums, unsigned int n, unsigned int block)
 {
-    /* TODO(student) 2: each block now covers block * UNROLL elements: replace
-     * the 1 below by the number of blocks that covers all n elements (ceil_div). */
+    /* TODO(student) 2: the grid size.
+     * Each block now covers block * UNROLL elements: replace the 1 below by
+     * the number of blocks that covers all n elements (use ceil_div). */
     unsigned int grid = 1;
     reduce_unrolling<UNROLL><<<grid, block>>>(data, block_sums, n);
     CHECK_LAUNCH();

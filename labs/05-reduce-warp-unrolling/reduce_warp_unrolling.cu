@@ -83,9 +83,12 @@ unsigned int launch_unrolling8(int *data, int *block_sums, unsigned int n, unsig
  * writes. GPUs since Volta do not promise that: see syncwarp8. */
 __device__ void last_warp_volatile(int *block_data, unsigned int tid, unsigned int count)
 {
-    /* TODO(student) 1: declare `volatile int *v = block_data;` and write out
-     * the six steps for offset = 32, 16, 8, 4, 2, 1 in that order, one line
-     * each, with no loop and no barrier: when tid + offset < count, add
+    volatile int *v = block_data;
+    if (tid + 32 < count)
+        v[tid] += v[tid + 32];
+    /* TODO(student) 1: the five remaining volatile steps.
+     * Write them like the one above, for offset = 16, 8, 4, 2, 1 in that
+     * order, with no loop and no barrier: when tid + offset < count, add
      * v[tid + offset] into v[tid]. */
 }
 
@@ -141,8 +144,8 @@ __global__ void reduce_complete_unroll8(int *data, int *block_sums, unsigned int
     unsigned int count = min(blockDim.x, n - first);
     int *block_data = data + first;
 
-    /* TODO(student) 2: write out the four steps of the tree for stride = 512,
-     * 256, 128, 64 in that order, with no loop. Each step is two statements:
+    /* TODO(student) 2: the tree steps 512, 256, 128 and 64, written out.
+     * Write them in that order, with no loop. Each step is two statements:
      *     if (blockDim.x >= 2*stride && tid < stride && tid + stride < count)
      *         block_data[tid] += block_data[tid + stride];
      *     __syncthreads();
@@ -182,9 +185,9 @@ __global__ void reduce_template8(int *data, int *block_sums, unsigned int n)
     unsigned int count = min(BLOCK, n - first);
     int *block_data = data + first;
 
-    /* TODO(student) 3: the four steps of TODO 2, each with its barrier, with
-     * BLOCK in place of blockDim.x (the first test is BLOCK >= 1024 &&
-     * tid < 512 && tid + 512 < count). */
+    /* TODO(student) 3: the four steps of TODO 2, with BLOCK.
+     * Copy them, each with its barrier, with BLOCK in place of blockDim.x
+     * (the first test is BLOCK >= 1024 && tid < 512 && tid + 512 < count). */
 
     if (tid < 32)
         last_warp_volatile(block_data, tid, count);
@@ -202,9 +205,10 @@ unsigned int launch_template8(int *data, int *block_sums, unsigned int n, unsign
     case 1024:
         reduce_template8<1024><<<grid, 1024>>>(data, block_sums, n);
         break;
-    /* TODO(student) 4: add the cases 512, 256, 128 and 64, each written like
-     * case 1024 (launch reduce_template8<512><<<grid, 512>>> for 512, and so
-     * on) and each ending in `break;`. Then add the default case: it prints
+    /* TODO(student) 4: the cases 512, 256, 128, 64 and default.
+     * Write each case like case 1024 (case 512 launches
+     * reduce_template8<512><<<grid, 512>>>, and so on), each ending in
+     * `break;`. Then the default case: it prints
      *     block size <block> unsupported: use a power of two from 64 to 1024
      * and a newline to stderr with fprintf, then calls exit(2). */
     }
@@ -220,14 +224,16 @@ unsigned int launch_template8(int *data, int *block_sums, unsigned int n, unsign
  * every __syncwarp(): the guards wrap only the read and the write. */
 __device__ void last_warp_syncwarp(int *block_data, unsigned int tid, unsigned int count)
 {
-    /* TODO(student) 5: for offset = 32, 16, 8, 4, 2, 1 (a loop that halves
-     * offset):
-     *   - declare int partner = 0; when tid + offset < count, set partner to
-     *     block_data[tid + offset];
-     *   - __syncwarp();
-     *   - when tid + offset < count, add partner into block_data[tid];
-     *   - __syncwarp();
-     * Both __syncwarp() calls stay outside the ifs. */
+    for (unsigned int offset = 32; offset > 0; offset /= 2) {
+        int partner = 0;
+        /* TODO(student) 5: the read half of the step, then __syncwarp().
+         * When tid + offset < count, set partner to block_data[tid + offset].
+         * Then call __syncwarp(), outside that if, so that no thread writes
+         * below before all 32 have read. */
+        if (tid + offset < count)
+            block_data[tid] += partner;
+        __syncwarp();
+    }
 }
 
 /* 5. unroll_warps8 with the last warp done right. */
@@ -270,14 +276,15 @@ unsigned int launch_syncwarp8(int *data, int *block_sums, unsigned int n, unsign
  * threads must take part (mask 0xffffffff). */
 __device__ int warp_sum(int value)
 {
-    /* TODO(student) 6: for offset = 16, 8, 4, 2, 1 (a loop that halves
-     * offset), add __shfl_down_sync(0xffffffff, value, offset) into value. */
+    /* TODO(student) 6: the five shuffle steps.
+     * For offset = 16, 8, 4, 2, 1 (a loop that halves offset), add
+     * __shfl_down_sync(0xffffffff, value, offset) into value. */
     return value;
 }
 
-/* 6. Shuffles: the fold stays in a register and the tree runs in registers,
- * one warp at a time. Global memory sees the 8 loads per thread of the fold
- * and one store per block. */
+/* 6. Shuffles: the fold stays in a register, and each warp adds up its
+ * threads' sums register to register. Global memory sees the 8 loads per
+ * thread of the fold and one store per block. */
 __global__ void reduce_shuffle8(const int *data, int *block_sums, unsigned int n)
 {
     __shared__ int warp_sums[32]; /* one per warp: at most 1024 / 32 warps */

@@ -56,9 +56,10 @@ __global__ void reduce_interleaved_float(float *data, float *block_sums, unsigne
     float *block_data = data + first;
 
     for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        /* TODO(student) 1: when tid < stride and tid + stride < count,
-         * add block_data[tid + stride] into block_data[tid]. Keep the
-         * barrier below. */
+        if (tid < stride && tid + stride < count) {
+            /* TODO(student) 1: the add of the interleaved step.
+             * Add block_data[tid + stride] into block_data[tid]. */
+        }
         __syncthreads();
     }
     if (tid == 0)
@@ -80,8 +81,9 @@ constexpr unsigned int UNROLL = 8;
  * 2, 1, lane 0 holds the warp's total. All 32 threads must take part. */
 __device__ float warp_sum(float value)
 {
-    /* TODO(student) 2: for offset = 16, 8, 4, 2, 1 (a loop that halves
-     * offset), add __shfl_down_sync(0xffffffff, value, offset) into value. */
+    /* TODO(student) 2: the five shuffle steps.
+     * For offset = 16, 8, 4, 2, 1 (a loop that halves offset), add
+     * __shfl_down_sync(0xffffffff, value, offset) into value. */
     return value;
 }
 
@@ -96,13 +98,15 @@ __global__ void reduce_shuffle8_float(const float *data, float *block_sums, unsi
     unsigned int lane = tid % 32; /* this thread's place in its warp */
     unsigned int warp = tid / 32; /* its warp's place in the block */
 
-    /* Fold the 8 data blocks into a register; elements at n or beyond do
-     * not exist. */
-    float sum = 0.0f;
-    /* TODO(student) 3: declare idx = blockIdx.x * blockDim.x * UNROLL + tid
-     * (this thread's element in the first data block) and add
-     * data[idx + j * blockDim.x] into sum for j = 0 .. UNROLL-1, skipping
-     * every index that is n or more. Store nothing: the input is only read. */
+    /* Fold the 8 data blocks into a register: this thread's element of the
+     * first data block, then the element at the same place in each of the
+     * other 7. Elements at n or beyond do not exist. */
+    unsigned int idx = blockIdx.x * blockDim.x * UNROLL + tid;
+    float sum = idx < n ? data[idx] : 0.0f;
+    /* TODO(student) 3: the rest of the fold.
+     * For j = 1 .. UNROLL-1, add data[idx + j * blockDim.x] into sum,
+     * skipping every index that is n or more. Store nothing: the input is
+     * only read. */
 
     /* Every warp adds its 32 sums; lane 0 writes the warp's total. */
     sum = warp_sum(sum);

@@ -308,9 +308,9 @@ __device__ int warp_sum(int value)
     return value;
 }
 
-/* 6. Shuffles: the fold stays in a register and the tree runs in registers,
- * one warp at a time. Global memory sees the 8 loads per thread of the fold
- * and one store per block. */
+/* 6. Shuffles: the fold stays in a register, and each warp adds up its
+ * threads' sums register to register. Global memory sees the 8 loads per
+ * thread of the fold and one store per block. */
 __global__ void reduce_shuffle8(const int *data, int *block_sums, unsigned int n)
 {
     __shared__ int warp_sums[32]; /* one per warp: at most 1024 / 32 warps */

@@ -95,11 +95,12 @@ __global__ void reduce_shuffle8_float(const float *data, float *block_sums, unsi
     unsigned int lane = tid % 32; /* this thread's place in its warp */
     unsigned int warp = tid / 32; /* its warp's place in the block */
 
-    /* Fold the 8 data blocks into a register; elements at n or beyond do
-     * not exist. */
+    /* Fold the 8 data blocks into a register: this thread's element of the
+     * first data block, then the element at the same place in each of the
+     * other 7. Elements at n or beyond do not exist. */
     unsigned int idx = blockIdx.x * blockDim.x * UNROLL + tid;
-    float sum = 0.0f;
-    for (unsigned int j = 0; j < UNROLL; j++) {
+    float sum = idx < n ? data[idx] : 0.0f;
+    for (unsigned int j = 1; j < UNROLL; j++) {
         if (idx + j * blockDim.x < n)
             sum += data[idx + j * blockDim.x];
     }
