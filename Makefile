@@ -22,7 +22,9 @@ BUILD    ?= build
 HAVE_GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 BACKEND  ?= $(if $(HAVE_GPU),gpu,emu)
 ifeq ($(BACKEND),emu)
+# nvcc does not warn about unused parameters, and an unfilled skeleton has them.
 LAB_NVCC := emu/emucc
+BACKEND_NVCCFLAGS := -Xcompiler -Wno-unused-parameter
 HOST_CUDA_FLAGS = -Iemu/include -DLAB_EMULATION
 else ifeq ($(BACKEND),gpu)
 LAB_NVCC := $(NVCC)
@@ -41,6 +43,10 @@ CFLAGS   ?= -O2
 CFLAGS   += -std=c11 -Wall -Wextra -Wpedantic -Werror -Icommon
 NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra
+# WERROR=1 (the project's tests): any compiler warning in a lab file is an error.
+ifeq ($(WERROR),1)
+NVCCFLAGS += -Werror=all-warnings -Xcompiler -Werror
+endif
 # Labs that launch kernels from the device need relocatable device code and the device runtime.
 RDC_LABS := 06-dynamic-parallelism
 
@@ -94,7 +100,7 @@ $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 define LAB_PROGRAM
 $(TARGET)/$(1)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(HARNESS_OBJS) | tools
 	@mkdir -p $$(@D)
-	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
+	$(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
 	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab))))
@@ -117,7 +123,8 @@ solutions: $(CHECKER) build-solutions
 	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(SELECTED)
 
 # The project's tests, on any machine (no GPU needed):
-#  1. every lab and solution compiles and links with nvcc,
+#  1. every lab and solution compiles and links with nvcc (and for the emulator),
+#     without a single warning,
 #  2. end to end on the CPU emulator: every solution passes with traffic equal to
 #     the model, every untouched skeleton fails naming its TODOs,
 #  3. the emulator's CUnit suite, then the checker's CUnit suite.
@@ -125,8 +132,8 @@ ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/soluti
 build-all: $(ALL_PROGRAMS) $(CHECKER)
 
 test:
-	@$(MAKE) --no-print-directory BACKEND=gpu build-all
-	@$(MAKE) --no-print-directory BACKEND=emu build-all
+	@$(MAKE) --no-print-directory BACKEND=gpu WERROR=1 build-all
+	@$(MAKE) --no-print-directory BACKEND=emu WERROR=1 build-all
 	@BUILD=$(BUILD) tests/end_to_end.sh
 	@$(MAKE) --no-print-directory -C emu test
 	@$(MAKE) --no-print-directory -C tests

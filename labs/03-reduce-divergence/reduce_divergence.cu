@@ -52,9 +52,11 @@ __global__ void reduce_neighbored_less(int *data, int *block_sums, unsigned int 
     int *block_data = data + first;
 
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
-        /* TODO(student) 1: compute index = 2 * stride * tid, and when
-         * index + stride < count add block_data[index + stride] into
-         * block_data[index]. Keep the barrier below. */
+        /* TODO(student) 1: hand the pairs to the first threads: thread tid
+         * takes the pair that starts at index 2 * stride * tid. Replace the 0. */
+        unsigned int index = 0;
+        if (index + stride < count)
+            block_data[index] += block_data[index + stride];
         __syncthreads();
     }
     if (tid == 0)
@@ -78,10 +80,11 @@ __global__ void reduce_interleaved(int *data, int *block_sums, unsigned int n)
     unsigned int count = min(blockDim.x, n - first);
     int *block_data = data + first;
 
-    /* The stride starts at half the block and halves every step. */
-    for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        /* TODO(student) 2: when tid < stride and tid + stride < count,
-         * add block_data[tid + stride] into block_data[tid]. */
+    /* TODO(student) 2: make the stride start at half the block and halve
+     * every step (blockDim.x / 2, ..., 2, 1). As written the loop runs no step. */
+    for (unsigned int stride = 0; stride > 0; stride /= 2) {
+        if (tid < stride && tid + stride < count)
+            block_data[tid] += block_data[tid + stride];
         __syncthreads();
     }
     if (tid == 0)

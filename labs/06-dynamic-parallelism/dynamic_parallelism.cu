@@ -75,10 +75,12 @@ __global__ void reduce_recursive(int *data, int *block_sums, unsigned int n, uns
     unsigned int count = min(block, n - first);     /* elements this block owns */
     int *block_data = data + first;
 
-    /* TODO(student) 1: the recursive step. When tid + stride < count, add
-     * block_data[tid + stride] into block_data[tid]. No __syncthreads() is
-     * needed: within one step no thread reads an element another one writes,
-     * and the next step is a separate grid. */
+    if (tid + stride < count) {
+        /* TODO(student) 1: the recursive step: add block_data[tid + stride]
+         * into block_data[tid]. No __syncthreads() is needed: within one step
+         * no thread reads an element another one writes, and the next step is
+         * a separate grid. */
+    }
 
     if (stride == 1) { /* last step: thread 0 made element 0 the block's sum itself */
         if (tid == 0)
