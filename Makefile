@@ -25,6 +25,8 @@ ifeq ($(BACKEND),emu)
 # nvcc does not warn about unused parameters, and an unfilled skeleton has them.
 LAB_NVCC := emu/emucc
 BACKEND_NVCCFLAGS := -Xcompiler -Wno-unused-parameter
+# Lab programs are relinked when the emulator changes.
+BACKEND_DEPS := $(wildcard emu/emucc emu/rewrite.c emu/src/*.c emu/src/*.h emu/include/*.h)
 HOST_CUDA_FLAGS = -Iemu/include -DLAB_EMULATION
 else ifeq ($(BACKEND),gpu)
 LAB_NVCC := $(NVCC)
@@ -98,7 +100,7 @@ $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
 define LAB_PROGRAM
-$(TARGET)/$(1)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(HARNESS_OBJS) | tools
+$(TARGET)/$(1)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
 	$(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
 	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)

@@ -275,15 +275,22 @@ static void reduce_block(const model_params *p, long long unroll, long long b, t
     lanes one = {1, {0}};
 
     if (folds(p->kernel)) {
-        /* for j < unroll: if (idx + j*block < n) sum += data[idx + j*block]; */
-        for (long long j = 0; j < unroll; j++)
-            for (long long w0 = 0; w0 < block; w0 += WARP) {
-                lanes w = {0, {0}};
-                for (long long tid = w0; tid < w0 + WARP && tid < block; tid++)
-                    if (first + tid + j * block < n)
-                        add_lane(&w, dbase + (uint64_t)(tid + j * block) * eb);
-                emit(&t->ld, &w, eb, 1);
-            }
+        /* if (idx + (unroll-1)*block < n): for j < unroll: load data[idx + j*block]   (all exist)
+         * else: for j < unroll: if (idx + j*block < n) load data[idx + j*block]      (the tail)
+         * A warp whose lanes take both paths issues both paths' loads. */
+        for (int tail = 0; tail <= 1; tail++)
+            for (long long j = 0; j < unroll; j++)
+                for (long long w0 = 0; w0 < block; w0 += WARP) {
+                    lanes w = {0, {0}};
+                    for (long long tid = w0; tid < w0 + WARP && tid < block; tid++) {
+                        int all_exist = first + tid + (unroll - 1) * block < n;
+                        if (all_exist != !tail)
+                            continue;
+                        if (first + tid + j * block < n)
+                            add_lane(&w, dbase + (uint64_t)(tid + j * block) * eb);
+                    }
+                    emit(&t->ld, &w, eb, 1);
+                }
         if (p->kernel == MODEL_REDUCE_SHUFFLE) {
             /* warp shuffles and shared memory, then block_sums[b] once */
             one.addr[0] = BASE_OUT + (uint64_t)b * eb;

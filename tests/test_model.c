@@ -471,9 +471,13 @@ static void oracle_reduce_thread(const model_params *p, long long b, long long t
 
     if (fold) {
         long long idx = first + tid;
-        for (long long j = 0; j < U; j++, seq++)
+        /* two paths: all U elements exist (instructions seq .. seq+U-1), or the
+         * tail, each load guarded (instructions seq+U .. seq+2U-1) */
+        int all_exist = idx + (U - 1) * block < n;
+        for (long long j = 0; j < U; j++)
             if (idx + j * block < n)
-                record(log, seq, 0, data + (uint64_t)((idx + j * block) * e));
+                record(log, seq + (all_exist ? 0 : U) + j, 0, data + (uint64_t)((idx + j * block) * e));
+        seq += 2 * U;
         if (K == MODEL_REDUCE_SHUFFLE) {
             if (tid == 0)
                 record(log, seq, 1, sums + (uint64_t)(b * e));
@@ -758,6 +762,22 @@ static void test_speed(void)
     CU_ASSERT(seconds() - t1 < 3.0);
 }
 
+/* A warp whose lanes take both paths of the fold issues both paths' loads.
+ * n = 100, block 64, unroll 2: one block. Fold: warp 0 (tids 0..31) has both
+ * elements (tid + 64 < 100): 2 loads. Warp 1: tids 32..35 take the fast path
+ * (2 loads), tids 36..63 the tail, where only j = 0 exists (1 load): 3 loads.
+ * Fold stores: idx < 100 in both warps: 2. Tree over count = 64: strides
+ * 32..1, six steps in warp 0: 12 loads, 6 stores. tid 0: load d[0], store the
+ * block sum. Total: 5 + 12 + 1 = 18 loads, 2 + 6 + 1 = 9 stores. */
+static void test_fold_split_warp(void)
+{
+    model_params p = {MODEL_REDUCE_UNROLL, 4, 2, 0, 100, 64, 0, 0, 0, 0};
+    model_counts c;
+    CU_ASSERT_EQUAL_FATAL(model_traffic(&p, &c), 0);
+    CU_ASSERT_EQUAL(c.gld_inst, 18u);
+    CU_ASSERT_EQUAL(c.gst_inst, 9u);
+}
+
 int add_model_tests(void)
 {
     CU_pSuite suite = CU_add_suite("model", NULL, NULL);
@@ -768,6 +788,7 @@ int add_model_tests(void)
         !CU_add_test(suite, "seed latency model: N=4 T=2 and N=1024 T=16", test_seed_cycles) ||
         !CU_add_test(suite, "reductions of n = 1", test_reduce_n1) ||
         !CU_add_test(suite, "reductions of n = block + 1", test_reduce_block_plus_one) ||
+        !CU_add_test(suite, "fold: a warp split between the two paths", test_fold_split_warp) ||
         !CU_add_test(suite, "unrolling 2, partial last block", test_reduce_unroll_tail) ||
         !CU_add_test(suite, "complete unroll = volatile warp = syncwarp", test_reduce_variants_agree) ||
         !CU_add_test(suite, "unrolling 8 variants over 2^24 ints", test_reduce_unroll8_2p24) ||

@@ -58,8 +58,11 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
     /* TODO(student) 1: the fold.
      * Declare idx = first + tid (this thread's element in the first data
      * block). Add up data[idx + j * blockDim.x] for j = 0 .. UNROLL-1 in an
-     * int, skipping every index that is n or more; then, if idx < n, store
-     * the total in data[idx]. Keep the barrier below. */
+     * int; then, if idx < n, store the total in data[idx]. Keep the barrier below.
+     * Two paths: when idx + (UNROLL - 1) * blockDim.x < n all UNROLL elements
+     * exist: load them all into an array int value[UNROLL] first and add them
+     * afterwards, so the loads are in flight together. Otherwise (the grid's
+     * last block) add only the elements whose index is below n. */
     __syncthreads(); /* every fold lands before the tree reads it */
 
     /* The interleaved tree over the folded data block. */

@@ -36,9 +36,18 @@ constexpr unsigned int UNROLL = 8;
 __device__ int fold8(const int *data, unsigned int idx, unsigned int width, unsigned int n)
 {
     int sum = 0;
-    for (unsigned int j = 0; j < UNROLL; j++) {
-        if (idx + j * width < n)
-            sum += data[idx + j * width];
+    if (idx + (UNROLL - 1) * width < n) {
+        /* All 8 exist: load them all before adding, so they are in flight together. */
+        int value[UNROLL];
+        for (unsigned int j = 0; j < UNROLL; j++)
+            value[j] = data[idx + j * width];
+        for (unsigned int j = 0; j < UNROLL; j++)
+            sum += value[j];
+    } else {
+        /* The grid's last block: only the elements below n. */
+        for (unsigned int j = 0; j < UNROLL; j++)
+            if (idx + j * width < n)
+                sum += data[idx + j * width];
     }
     return sum;
 }

@@ -101,12 +101,14 @@ __global__ void reduce_shuffle8_float(const float *data, float *block_sums, unsi
     /* Fold the 8 data blocks into a register: this thread's element of the
      * first data block, then the element at the same place in each of the
      * other 7. Elements at n or beyond do not exist. */
-    unsigned int idx = blockIdx.x * blockDim.x * UNROLL + tid;
-    float sum = idx < n ? data[idx] : 0.0f;
-    /* TODO(student) 3: the rest of the fold.
-     * For j = 1 .. UNROLL-1, add data[idx + j * blockDim.x] into sum,
-     * skipping every index that is n or more. Store nothing: the input is
-     * only read. */
+    float sum = 0.0f;
+    /* TODO(student) 3: the fold. With idx = blockIdx.x * blockDim.x * UNROLL + tid
+     * (this thread's element in the first data block), add
+     * data[idx + j * blockDim.x] for j = 0 .. UNROLL-1 into sum. Two paths: when
+     * idx + (UNROLL - 1) * blockDim.x < n all 8 exist: load them all into
+     * float value[UNROLL] first, then add them, so the loads are in flight
+     * together; otherwise (the grid's last block) add only the elements whose
+     * index is below n. Store nothing: the input is only read. */
 
     /* Every warp adds its 32 sums; lane 0 writes the warp's total. */
     sum = warp_sum(sum);

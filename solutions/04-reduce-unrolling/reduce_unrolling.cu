@@ -54,12 +54,21 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
     unsigned int first = blockIdx.x * blockDim.x * UNROLL; /* this block's first element */
     unsigned int idx = first + tid; /* this thread's element in the first data block */
 
-    /* Fold the UNROLL data blocks into the first one. The last block of the
-     * grid may end early: elements at n or beyond do not exist. */
+    /* Fold the UNROLL data blocks into the first one. */
     int sum = 0;
-    for (unsigned int j = 0; j < UNROLL; j++) {
-        if (idx + j * blockDim.x < n)
-            sum += data[idx + j * blockDim.x];
+    if (idx + (UNROLL - 1) * blockDim.x < n) {
+        /* All UNROLL elements exist (every block but the grid's last): load
+         * them all before adding, so the loads are in flight together. */
+        int value[UNROLL];
+        for (unsigned int j = 0; j < UNROLL; j++)
+            value[j] = data[idx + j * blockDim.x];
+        for (unsigned int j = 0; j < UNROLL; j++)
+            sum += value[j];
+    } else {
+        /* The grid's last block may end early: add only the elements below n. */
+        for (unsigned int j = 0; j < UNROLL; j++)
+            if (idx + j * blockDim.x < n)
+                sum += data[idx + j * blockDim.x];
     }
     if (idx < n)
         data[idx] = sum;

@@ -99,10 +99,19 @@ __global__ void reduce_shuffle8_float(const float *data, float *block_sums, unsi
      * first data block, then the element at the same place in each of the
      * other 7. Elements at n or beyond do not exist. */
     unsigned int idx = blockIdx.x * blockDim.x * UNROLL + tid;
-    float sum = idx < n ? data[idx] : 0.0f;
-    for (unsigned int j = 1; j < UNROLL; j++) {
-        if (idx + j * blockDim.x < n)
-            sum += data[idx + j * blockDim.x];
+    float sum = 0.0f;
+    if (idx + (UNROLL - 1) * blockDim.x < n) {
+        /* All 8 exist: load them all before adding, so they are in flight together. */
+        float value[UNROLL];
+        for (unsigned int j = 0; j < UNROLL; j++)
+            value[j] = data[idx + j * blockDim.x];
+        for (unsigned int j = 0; j < UNROLL; j++)
+            sum += value[j];
+    } else {
+        /* The grid's last block: only the elements below n. */
+        for (unsigned int j = 0; j < UNROLL; j++)
+            if (idx + j * blockDim.x < n)
+                sum += data[idx + j * blockDim.x];
     }
 
     /* Every warp adds its 32 sums; lane 0 writes the warp's total. */
