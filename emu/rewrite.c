@@ -5,7 +5,7 @@
  * Two rewrites, both outside comments, strings and character literals:
  *
  *   callee<<<grid, block[, shmem[, stream]]>>>(args)
- *     -> emu_launch(grid, block, shmem, stream,
+ *     -> emu_launch("callee", grid, block, shmem, stream,
  *                   [](auto... emu_a_) __attribute__((noinline)) { callee(emu_a_...); }, args)
  *   callee may be a template (kernel<T, 256>) or qualified (ns::kernel). The
  *   arguments are evaluated once, where the launch is, and passed by value.
@@ -286,7 +286,18 @@ static void rewrite(buf *out)
             for (char *p = callee; *p; p++)
                 if (*p == '\n')
                     *p = ' ';
-            puts_(out, "emu_launch(");
+            /* the kernel's name, as written, for the emulator's messages */
+            puts_(out, "emu_launch(\"");
+            const char *name_end = callee + strlen(callee);
+            while (name_end > callee && isspace((unsigned char)name_end[-1]))
+                name_end--;
+            for (const char *p = callee; p < name_end; p++) {
+                if (*p == '"' || *p == '\\')
+                    puts_(out, "\\");
+                if (!(isspace((unsigned char)*p) && (p == callee || isspace((unsigned char)p[-1]))))
+                    put(out, p, 1);
+            }
+            puts_(out, "\",");
             for (int p = 0; p < 4; p++) {
                 if (p)
                     puts_(out, ",");

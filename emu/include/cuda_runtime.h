@@ -182,6 +182,8 @@ typedef void (*emu_thunk_fn)(void *closure);
 cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, emu_thunk_fn thunk,
                            emu_thunk_fn destroy, void *closure);
 void *emu_closure_alloc(size_t bytes);
+/* Names the kernel of the next emu_launch_raw (for messages; optional). */
+void emu_launch_name(const char *name);
 uint3 emu_thread_idx(void) __attribute__((const));
 uint3 emu_block_idx(void) __attribute__((const));
 uint3 emu_block_dim(void) __attribute__((const)); /* blockDim, as uint3 for C linkage */
@@ -387,17 +389,19 @@ __attribute__((no_sanitize("coverage"))) static void emu_destroy(void *p)
 }
 
 /* kernel<<<grid, block, shmem, stream>>>(args...) becomes
- * emu_launch(grid, block, shmem, stream, [](auto... a) { kernel(a...); }, args...):
- * the arguments are evaluated once, on the launching side, and copied. */
+ * emu_launch("kernel", grid, block, shmem, stream, [](auto... a) { kernel(a...); }, args...):
+ * the arguments are evaluated once, on the launching side, and copied; the
+ * name (as written at the launch) is for the emulator's messages. */
 template <typename S, typename F, typename... A>
-__attribute__((no_sanitize("coverage"))) static inline void emu_launch(dim3 grid, dim3 block, size_t shmem,
-                                                                        S stream, F fn, A... args)
+__attribute__((no_sanitize("coverage"))) static inline void emu_launch(const char *name, dim3 grid, dim3 block,
+                                                                        size_t shmem, S stream, F fn, A... args)
 {
     typedef emu_closure<F, A...> C;
     void *mem = emu_closure_alloc(sizeof(C));
     if (!mem)
         return;
     C *c = new (mem) C{fn, std::tuple<A...>(args...)};
+    emu_launch_name(name);
     emu_launch_raw(grid, block, shmem, emu_stream(stream), &emu_thunk<C>, &emu_destroy<C>, c);
 }
 

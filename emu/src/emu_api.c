@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-char emu_error_message[1024];
+char emu_error_message[2400];
 static cudaError_t last_error = cudaSuccess;   /* what cudaGetLastError returns (and clears) */
 static cudaError_t sticky_error = cudaSuccess; /* a failed kernel: every later call returns it */
 static cudaError_t message_error = cudaSuccess; /* the error emu_error_message describes */

@@ -1,13 +1,24 @@
 /* Source lines for diagnostics: a code address in the lab program (the return
  * address of a load/store hook or a barrier call) is turned into file:line
- * with addr2line over the program's own DWARF (emucc compiles with -g). */
+ * over the program's own DWARF (emucc compiles with -g), and a data address
+ * into the name of the variable holding it.
+ *
+ * llvm-symbolizer does the work. It is started once, on the first question,
+ * and kept running (its answers to later questions take microseconds instead
+ * of the tens of milliseconds a fresh start costs); if it cannot be started,
+ * each question runs llvm-symbolizer-14 or GNU addr2line through popen. */
 #define _GNU_SOURCE
 #include "emu_internal.h"
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void chomp(char *s)
@@ -29,62 +40,223 @@ static const char *short_path(const char *p)
     return q > p ? q : p;
 }
 
-void emu_describe_site(uintptr_t site, char *buf, size_t size)
+/* The file that holds a code or data address (the program, or a shared
+ * library), and the address as that file's symbols count it. */
+static int object_of(uintptr_t addr, char *obj, size_t size, uintptr_t *rel)
 {
     Dl_info info;
-    char exe[1024], cmd[1400], func[6][512], loc[6][512];
-    int frames = 0;
-    uintptr_t addr = site ? site - 1 : 0; /* the call, not the instruction after it */
-
-    snprintf(buf, size, "code address %#lx", (unsigned long)site);
-    if (!site || !dladdr((void *)site, &info) || !info.dli_fbase)
-        return;
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)info.dli_fbase;
-    if (eh->e_type == ET_DYN)
-        addr -= (uintptr_t)info.dli_fbase;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (!addr || !dladdr((void *)addr, &info) || !info.dli_fbase)
+        return -1;
+    ssize_t n = readlink("/proc/self/exe", obj, size - 1);
     if (n <= 0)
-        return;
-    exe[n] = 0;
-    if (info.dli_fname && info.dli_fname[0] == '/' && strcmp(info.dli_fname, exe) != 0)
-        snprintf(exe, sizeof exe, "%s", info.dli_fname);
-    /* llvm-symbolizer reads clang's DWARF 5 inline records; GNU addr2line is the fallback */
-    static const char *const tools[] = {
-        "llvm-symbolizer --functions=linkage --inlining --demangle --obj='%s' %#lx 2>/dev/null",
-        "llvm-symbolizer-14 --functions=linkage --inlining --demangle --obj='%s' %#lx 2>/dev/null",
-        "addr2line -f -i -C -e '%s' %#lx 2>/dev/null",
-    };
-    for (size_t t = 0; t < sizeof tools / sizeof tools[0] && frames == 0; t++) {
-        snprintf(cmd, sizeof cmd, tools[t], exe, (unsigned long)addr);
-        FILE *p = popen(cmd, "r");
-        if (!p)
-            continue;
-        while (frames < 6 && fgets(func[frames], sizeof func[frames], p)) {
-            chomp(func[frames]);
-            if (!func[frames][0])
-                break; /* llvm-symbolizer ends the answer with an empty line */
-            if (!fgets(loc[frames], sizeof loc[frames], p))
-                break;
-            chomp(loc[frames]);
-            char *disc = strstr(loc[frames], " (discriminator");
-            if (disc)
-                *disc = 0;
-            /* file:line:column -> file:line */
-            char *c1 = strrchr(loc[frames], ':');
-            if (c1 && c1 != strchr(loc[frames], ':')) {
-                char *c0 = c1 - 1;
-                while (c0 > loc[frames] && *c0 != ':')
-                    c0--;
-                if (*c0 == ':')
-                    *c1 = 0;
-            }
-            frames++;
-        }
-        if (pclose(p) != 0 && frames == 0)
-            continue;
-        if (frames && loc[0][0] == '?')
-            frames = 0;
+        return -1;
+    obj[n] = 0;
+    if (info.dli_fname && info.dli_fname[0] == '/' && strcmp(info.dli_fname, obj) != 0)
+        snprintf(obj, size, "%s", info.dli_fname);
+    *rel = addr;
+    if (((const Elf64_Ehdr *)info.dli_fbase)->e_type == ET_DYN)
+        *rel -= (uintptr_t)info.dli_fbase;
+    return 0;
+}
+
+/* ---- the long-running llvm-symbolizer ---- */
+
+static struct {
+    pid_t pid;   /* 0: none */
+    pid_t owner; /* the process that started it (a fork must start its own) */
+    FILE *to, *from;
+    char obj[1024];
+    int broken; /* could not start, or died: use popen */
+} sym;
+
+static void sym_close(void)
+{
+    if (sym.to)
+        fclose(sym.to);
+    if (sym.from)
+        fclose(sym.from);
+    if (sym.pid > 0 && sym.owner == getpid())
+        waitpid(sym.pid, NULL, 0); /* it ends when its input closes */
+    sym.to = sym.from = NULL;
+    sym.pid = 0;
+}
+
+static int sym_open(const char *obj)
+{
+    if (sym.pid && sym.owner == getpid() && strcmp(sym.obj, obj) == 0)
+        return 0;
+    if (sym.pid && sym.owner != getpid()) {
+        /* inherited through fork(): the parent's; drop our copies of its pipes */
+        if (sym.to)
+            fclose(sym.to);
+        if (sym.from)
+            fclose(sym.from);
+        sym.to = sym.from = NULL;
+        sym.pid = 0;
+        sym.broken = 0;
     }
+    sym_close();
+    if (sym.broken)
+        return -1;
+    int to[2], from[2];
+    if (pipe2(to, O_CLOEXEC) != 0)
+        goto fail;
+    if (pipe2(from, O_CLOEXEC) != 0) {
+        close(to[0]);
+        close(to[1]);
+        goto fail;
+    }
+    char objarg[1100];
+    snprintf(objarg, sizeof objarg, "--obj=%s", obj);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        if (null >= 0)
+            dup2(null, 2);
+        closefrom(3); /* no pipe of the program stays open in it */
+        execlp("llvm-symbolizer", "llvm-symbolizer", "--functions=linkage", "--inlining", "--demangle", objarg,
+               (char *)NULL);
+        execlp("llvm-symbolizer-14", "llvm-symbolizer-14", "--functions=linkage", "--inlining", "--demangle", objarg,
+               (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    if (pid < 0) {
+        close(to[1]);
+        close(from[0]);
+        goto fail;
+    }
+    sym.pid = pid;
+    sym.owner = getpid();
+    sym.to = fdopen(to[1], "w");
+    sym.from = fdopen(from[0], "r");
+    snprintf(sym.obj, sizeof sym.obj, "%s", obj);
+    if (!sym.to || !sym.from) {
+        sym_close();
+        goto fail;
+    }
+    return 0;
+fail:
+    sym.broken = 1;
+    return -1;
+}
+
+/* fgets that a signal (the launch's time-limit alarm) does not cut short. */
+static char *read_line(char *buf, int size, FILE *f)
+{
+    for (;;) {
+        errno = 0;
+        char *r = fgets(buf, size, f);
+        if (r || errno != EINTR)
+            return r;
+        clearerr(f);
+    }
+}
+
+/* Sends one question ("0x1234" or "DATA 0x1234"); the answer's lines, up to
+ * the empty line that ends it, go to lines[]. Returns their count, or -1. */
+static int sym_ask(const char *obj, const char *question, char lines[][512], int max)
+{
+    if (sym_open(obj) != 0)
+        return -1;
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old); /* a symbolizer that died must not kill the program */
+    int ok = fprintf(sym.to, "%s\n", question) > 0 && fflush(sym.to) == 0;
+    sigaction(SIGPIPE, &old, NULL);
+    int n = 0;
+    char line[512];
+    while (ok) {
+        if (!read_line(line, sizeof line, sym.from)) {
+            ok = 0;
+            break;
+        }
+        chomp(line);
+        if (!line[0])
+            break;
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "%s", line);
+    }
+    if (!ok) {
+        sym_close();
+        sym.broken = 1;
+        return -1;
+    }
+    return n;
+}
+
+/* ---- code addresses ---- */
+
+/* Fills func[]/loc[] with the inlining chain of a code address (innermost first). */
+static int frames_of(uintptr_t site, char func[6][512], char loc[6][512])
+{
+    char obj[1024], question[64], lines[12][512];
+    uintptr_t rel;
+    int frames = 0;
+    if (object_of(site, obj, sizeof obj, &rel) != 0)
+        return 0;
+    rel -= 1; /* the call, not the instruction after it */
+    snprintf(question, sizeof question, "%#lx", (unsigned long)rel);
+    int n = sym_ask(obj, question, lines, 12);
+    if (n >= 0) {
+        for (int i = 0; i + 1 < n && frames < 6; i += 2, frames++) {
+            snprintf(func[frames], 512, "%.511s", lines[i]);
+            snprintf(loc[frames], 512, "%.511s", lines[i + 1]);
+        }
+    } else {
+        /* one run per question: llvm-symbolizer-14, or GNU addr2line */
+        static const char *const tools[] = {
+            "llvm-symbolizer --functions=linkage --inlining --demangle --obj='%s' %#lx 2>/dev/null",
+            "llvm-symbolizer-14 --functions=linkage --inlining --demangle --obj='%s' %#lx 2>/dev/null",
+            "addr2line -f -i -C -e '%s' %#lx 2>/dev/null",
+        };
+        char cmd[1400];
+        for (size_t t = 0; t < sizeof tools / sizeof tools[0] && frames == 0; t++) {
+            snprintf(cmd, sizeof cmd, tools[t], obj, (unsigned long)rel);
+            FILE *p = popen(cmd, "r");
+            if (!p)
+                continue;
+            while (frames < 6 && fgets(func[frames], 512, p)) {
+                chomp(func[frames]);
+                if (!func[frames][0])
+                    break; /* llvm-symbolizer ends the answer with an empty line */
+                if (!fgets(loc[frames], 512, p))
+                    break;
+                chomp(loc[frames]);
+                frames++;
+            }
+            if (pclose(p) != 0 && frames == 0)
+                continue;
+            if (frames && loc[0][0] == '?')
+                frames = 0;
+        }
+    }
+    for (int i = 0; i < frames; i++) {
+        char *disc = strstr(loc[i], " (discriminator");
+        if (disc)
+            *disc = 0;
+        /* file:line:column -> file:line */
+        char *c1 = strrchr(loc[i], ':');
+        if (c1 && c1 != strchr(loc[i], ':')) {
+            char *c0 = c1 - 1;
+            while (c0 > loc[i] && *c0 != ':')
+                c0--;
+            if (*c0 == ':')
+                *c1 = 0;
+        }
+    }
+    return frames;
+}
+
+static void describe_site_uncached(uintptr_t site, char *buf, size_t size)
+{
+    char func[6][512], loc[6][512];
+    snprintf(buf, size, "code address %#lx", (unsigned long)site);
+    int frames = frames_of(site, func, loc);
     /* frames of the emulator's own inline wrappers (__syncthreads() in cuda_runtime.h) are skipped */
     int first = 0;
     while (first + 1 < frames && strstr(loc[first], "cuda_runtime.h"))
@@ -104,4 +276,60 @@ void emu_describe_site(uintptr_t site, char *buf, size_t size)
         snprintf(buf, size, "%s (in %s, called from %s)", short_path(loc[first]), func[first], func[frames - 1]);
     else
         snprintf(buf, size, "%s (in %s)", short_path(loc[first]), func[first]);
+}
+
+/* Every answer is remembered: races and warnings name the same few sites again and again. */
+#define SITE_CACHE 128
+static struct {
+    uintptr_t site;
+    char text[512];
+} site_cache[SITE_CACHE];
+static unsigned int site_cache_next;
+
+void emu_describe_site(uintptr_t site, char *buf, size_t size)
+{
+    for (unsigned int i = 0; i < SITE_CACHE; i++) {
+        if (site && site_cache[i].site == site) {
+            snprintf(buf, size, "%s", site_cache[i].text);
+            return;
+        }
+    }
+    unsigned int i = site_cache_next++ % SITE_CACHE;
+    describe_site_uncached(site, site_cache[i].text, sizeof site_cache[i].text);
+    site_cache[i].site = site;
+    snprintf(buf, size, "%s", site_cache[i].text);
+}
+
+void emu_describe_line(uintptr_t site, char *buf, size_t size)
+{
+    emu_describe_site(site, buf, size);
+    char *paren = strstr(buf, " (in ");
+    if (paren)
+        *paren = 0;
+}
+
+/* ---- data addresses ---- */
+
+int emu_describe_data(uintptr_t addr, char *name, size_t size, size_t *offset)
+{
+    char obj[1024], question[80], lines[4][512];
+    uintptr_t rel;
+    unsigned long start = 0, bytes = 0;
+    if (object_of(addr, obj, sizeof obj, &rel) != 0)
+        return 0;
+    /* llvm-symbolizer's DATA mode: the variable's name, then "start size" */
+    snprintf(question, sizeof question, "DATA %#lx", (unsigned long)rel);
+    if (sym_ask(obj, question, lines, 4) < 2)
+        return 0;
+    if (!lines[0][0] || lines[0][0] == '?' || sscanf(lines[1], "%lu %lu", &start, &bytes) != 2 || rel < start)
+        return 0;
+    /* "reduce(int*)::sdata" -> "sdata" */
+    const char *n = lines[0], *colon = strstr(n, "::");
+    while (colon) {
+        n = colon + 2;
+        colon = strstr(n, "::");
+    }
+    snprintf(name, size, "%s", n);
+    *offset = (size_t)(rel - start);
+    return 1;
 }

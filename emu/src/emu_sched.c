@@ -15,6 +15,11 @@
  *   - A warp runs until all its lanes wait at __syncthreads() or have returned;
  *     then the next warp of the block runs. When all warps are there, the
  *     barrier opens (threads that returned count as arrived).
+ *   - Since that order is one of many a GPU may take, every access of a round
+ *     also goes to emu_race.c: two warps touching a word in one barrier
+ *     interval (one of them storing) is a race, reported by report_race (an
+ *     error unless EMU_RACES=warn); a lane loading what another lane of its
+ *     warp stored with no warp operation in between gets a warning.
  */
 #define _GNU_SOURCE
 #include "emu_internal.h"
@@ -44,8 +49,6 @@ extern char __start_emu_shared[], __stop_emu_shared[];
 extern char __start_emu_constant[] __attribute__((weak)), __stop_emu_constant[] __attribute__((weak));
 extern char __executable_start[], _end[];
 
-enum { SP_GLOBAL = 0, SP_SHARED = 1 };
-enum { K_LOAD = 0, K_STORE = 1, K_ATOMIC = 2 };
 enum { L_READY, L_ACCESS, L_WSYNC, L_BARRIER, L_DONE, L_FAULT };
 enum { W_SYNCWARP = 100 }; /* warp-op code beside the EMU_SHFL_* / EMU_VOTE_* codes of the header */
 
@@ -67,6 +70,15 @@ typedef struct emu_lane {
     unsigned int lin;
     char *stack_lo, *stack_hi;
     unsigned long long reads, writes;
+    /* a store that overwrote another warp's store of this barrier interval: a
+     * race only if it changed the value (checked once the store is done) */
+    struct {
+        int pending;
+        uintptr_t site, addr;
+        unsigned int size;
+        unsigned char space, old[16];
+        emu_race_hit hit;
+    } waw;
 } emu_lane;
 
 typedef struct emu_launch_rec {
@@ -75,6 +87,7 @@ typedef struct emu_launch_rec {
     emu_thunk_fn thunk, destroy;
     void *closure;
     int depth;
+    const char *name; /* the kernel as written at the launch (NULL: not known) */
     struct emu_launch_rec *next;
 } emu_launch_rec;
 
@@ -92,17 +105,23 @@ static emu_counters counters;
 static cudaError_t device_error; /* device-side cudaGetLastError */
 
 static emu_launch_rec *queue_head, *queue_tail;
+static const char *next_name; /* emu_launch_name() for the next launch */
+
+/* races: EMU_RACES=warn reports them without stopping the kernel, =off does not look */
+enum { RACES_OFF = 0, RACES_WARN = 1, RACES_ERROR = 2 };
+static int race_mode = RACES_ERROR;
 
 /* budget: accesses per host launch, and wall time */
 static unsigned long long steps, step_limit;
 static double time_limit_s, launch_start_s;
 static volatile sig_atomic_t timed_out;
+static struct emu_lane *fault_lane; /* the lane a fault is reported for */
 
 /* a fault found inside a lane, turned into a message by the scheduler */
 static struct {
     int pending;
     cudaError_t code;
-    char what[600];
+    char what[1700];
     uintptr_t site;
 } fault;
 
@@ -632,6 +651,7 @@ static void do_warp_op(emu_lane **g, int n)
                     "(divergent code around a warp-synchronous operation)",
                     op == W_SYNCWARP ? "__syncwarp" : "warp shuffle/vote", cur_block.x, cur_block.y, cur_block.z,
                     base / 32, missing);
+    emu_race_warp_synced(base / 32);
     unsigned int ballot = 0;
     for (int i = 0; i < n; i++)
         if (g[i]->value)
@@ -658,6 +678,142 @@ static void do_warp_op(emu_lane **g, int n)
     }
 }
 
+/* ---- races and warp exchanges (the bookkeeping is in emu_race.c) ---- */
+
+typedef struct {
+    uintptr_t a, b;
+} site_pair;
+#define PAIRS 1024
+static site_pair race_seen[PAIRS];  /* races reported in this host launch */
+static int race_seen_n;
+static site_pair xchg_seen[PAIRS];  /* warp exchanges reported (code addresses), whole run */
+static int xchg_seen_n;
+static site_pair xchg_lines[PAIRS]; /* the same by source lines (template instances share them) */
+static int xchg_lines_n;
+static int xchg_explained; /* the note on independent thread scheduling: once per host launch */
+
+/* 1 if the pair was reported before (or the set is full: enough said); else remembers it. */
+static int pair_seen(site_pair *set, int *n, uintptr_t a, uintptr_t b)
+{
+    for (int i = 0; i < *n; i++)
+        if (set[i].a == a && set[i].b == b)
+            return 1;
+    if (*n >= PAIRS)
+        return 1;
+    set[(*n)++] = (site_pair){a, b};
+    return 0;
+}
+
+static uintptr_t text_hash(const char *t)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return (uintptr_t)h;
+}
+
+/* "shared memory sdata (byte 128)" and the like, for the address of an access. */
+static void describe_memory(int space, uintptr_t a, char *buf, size_t size)
+{
+    char name[256];
+    size_t off = 0;
+    uintptr_t dyn = (uintptr_t)emu_dynamic_shared;
+    if (space == SP_SHARED) {
+        if (a >= dyn && a < dyn + DYN_SHARED_MAX)
+            snprintf(buf, size, "dynamic shared memory (extern __shared__, byte %zu)", (size_t)(a - dyn));
+        else if (emu_describe_data(a, name, sizeof name, &off))
+            snprintf(buf, size, "shared memory %s (byte %zu)", name, off);
+        else
+            snprintf(buf, size, "shared memory at %p", (void *)a);
+        return;
+    }
+    const emu_alloc *al = emu_alloc_find(a, 1);
+    if (al)
+        snprintf(buf, size, "global memory (byte %zu of a %zu-byte cudaMalloc block)", (size_t)(a - al->start),
+                 al->bytes);
+    else if (emu_describe_data(a, name, sizeof name, &off))
+        snprintf(buf, size, "the __device__ variable %s (byte %zu)", name, off);
+    else
+        snprintf(buf, size, "global memory at %p", (void *)a);
+}
+
+static const char *verb_now(int kind)
+{
+    return kind == K_LOAD ? "loads from" : kind == K_STORE ? "stores to" : "atomically updates";
+}
+static const char *verb_past(int kind)
+{
+    return kind == K_LOAD ? "loaded" : kind == K_STORE ? "stored" : "atomically updated";
+}
+
+/* Lane l made an access (site, addr, space, kind) that emu_race_access() found
+ * in conflict. Returns -1 when the kernel must stop (a race, EMU_RACES unset or
+ * =error). */
+static int report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
+{
+    char mem[320], other[512], where[512], what[1600], kernel[300];
+    const emu_lane *o = &lanes[hit->thread];
+    unsigned int warp = l->lin / 32;
+    if (running && running->name)
+        snprintf(kernel, sizeof kernel, " in kernel %s", running->name);
+    else
+        kernel[0] = 0;
+
+    if (hit->intra_warp) {
+        /* lanes of one warp: never fatal, reported once per pair of sites for the whole run */
+        if (pair_seen(xchg_seen, &xchg_seen_n, hit->site, site))
+            return 0;
+        emu_describe_line(hit->site, other, sizeof other);
+        emu_describe_line(site, where, sizeof where);
+        if (pair_seen(xchg_lines, &xchg_lines_n, text_hash(other), text_hash(where)))
+            return 0;
+        emu_describe_site(site, where, sizeof where);
+        describe_memory(space, addr, mem, sizeof mem);
+        fprintf(stderr,
+                "emu: warning: %s: warp-synchronous exchange without __syncwarp()%s, block (%u,%u,%u), warp %u: "
+                "lane %u (thread (%u,%u,%u)) %s %s, which lane %u (thread (%u,%u,%u)) %s at %s with no "
+                "__syncwarp(), __syncthreads() or warp shuffle/vote in between\n",
+                where, kernel, cur_block.x, cur_block.y, cur_block.z, warp, l->lin & 31, l->tid.x, l->tid.y,
+                l->tid.z, verb_now(kind), mem, o->lin & 31, o->tid.x, o->tid.y, o->tid.z, verb_past(hit->kind),
+                other);
+        if (!xchg_explained) {
+            xchg_explained = 1;
+            fprintf(stderr,
+                    "emu: note: the emulator runs the 32 lanes of a warp in lockstep, as GPUs before Volta did, so "
+                    "this exchange works here; since Volta (sm_70) independent thread scheduling lets the lanes of "
+                    "a warp run apart, and the load may see the old value, volatile or not. Put __syncwarp() "
+                    "between the store and the load (and between a load and a store that overwrites the word), or "
+                    "pass the values with __shfl_*_sync(). This is a warning only: the emulator cannot see "
+                    "whether the accesses are volatile.\n");
+        }
+        fflush(stderr);
+        return 0;
+    }
+
+    if (pair_seen(race_seen, &race_seen_n, hit->site, site))
+        return 0;
+    emu_describe_line(hit->site, other, sizeof other);
+    describe_memory(space, addr, mem, sizeof mem);
+    snprintf(what, sizeof what,
+             "race%s, block (%u,%u,%u): thread (%u,%u,%u) (warp %u) %s %s, which thread (%u,%u,%u) (warp %u) %s at "
+             "%s in the same barrier interval: no __syncthreads() orders the two accesses, so on a GPU either may "
+             "come first (a missing __syncthreads()?)",
+             kernel, cur_block.x, cur_block.y, cur_block.z, l->tid.x, l->tid.y, l->tid.z, warp, verb_now(kind),
+             mem, o->tid.x, o->tid.y, o->tid.z, hit->thread / 32, verb_past(hit->kind), other);
+    if (race_mode == RACES_ERROR) {
+        snprintf(fault.what, sizeof fault.what, "%s [EMU_RACES=warn: report races without stopping]", what);
+        fault.pending = 1;
+        fault.code = cudaErrorLaunchFailure;
+        fault.site = site;
+        fault_lane = l;
+        return -1;
+    }
+    emu_describe_site(site, where, sizeof where);
+    fprintf(stderr, "emu: warning: %s: %s\n", where, what);
+    fflush(stderr);
+    return 0;
+}
+
 /* ---- running a block ---- */
 
 static int check_budget(void)
@@ -680,8 +836,6 @@ static int check_budget(void)
     return 0;
 }
 
-static emu_lane *fault_lane;
-
 /* Runs warp w until every lane waits at a block barrier or has returned. */
 static int run_warp(unsigned int w)
 {
@@ -696,14 +850,35 @@ static int run_warp(unsigned int w)
                     fault_lane = &L[i];
                     return -1;
                 }
+                if (L[i].waw.pending) {
+                    L[i].waw.pending = 0;
+                    if (memcmp(L[i].waw.old, (const void *)L[i].waw.addr, L[i].waw.size) != 0 &&
+                        report_race(&L[i], L[i].waw.site, L[i].waw.addr, L[i].waw.space, K_STORE, &L[i].waw.hit) != 0)
+                        return -1;
+                }
             }
         }
-        uintptr_t min = UINTPTR_MAX;
+        /* The next instruction: the lowest code address (min-PC). A warp operation
+         * waits, though, while lanes of its mask are still on their way (waiting at
+         * a load or store, e.g. in a branch laid out after it); if every candidate
+         * waits, the lowest one goes (divergent code: do_warp_op warns). */
+        unsigned int accessing = 0;
         for (int i = 0; i < n; i++)
-            if ((L[i].state == L_ACCESS || L[i].state == L_WSYNC) && L[i].site < min)
+            if (L[i].state == L_ACCESS)
+                accessing |= 1u << i;
+        uintptr_t min = UINTPTR_MAX, min_any = UINTPTR_MAX;
+        for (int i = 0; i < n; i++) {
+            if (L[i].state != L_ACCESS && L[i].state != L_WSYNC)
+                continue;
+            if (L[i].site < min_any)
+                min_any = L[i].site;
+            if (L[i].site < min && (L[i].state == L_ACCESS || !(L[i].mask & accessing)))
                 min = L[i].site;
-        if (min == UINTPTR_MAX)
+        }
+        if (min_any == UINTPTR_MAX)
             return 0;
+        if (min == UINTPTR_MAX)
+            min = min_any;
         int k = 0;
         for (int i = 0; i < n; i++)
             if ((L[i].state == L_ACCESS || L[i].state == L_WSYNC) && L[i].site == min)
@@ -730,6 +905,27 @@ static int run_warp(unsigned int w)
                     account(h, m);
             }
         }
+        if (race_mode != RACES_OFF) {
+            for (int i = 0; i < k; i++) {
+                emu_lane *l = g[i];
+                emu_race_hit hit;
+                if (!emu_race_access(l->space, l->addr, l->size, l->kind, l->site, l->lin, &hit))
+                    continue;
+                if (!hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE && l->size <= sizeof l->waw.old) {
+                    /* store after store: decided when the lane has stored (same value: no harm) */
+                    l->waw.pending = 1;
+                    l->waw.site = l->site;
+                    l->waw.addr = l->addr;
+                    l->waw.size = l->size;
+                    l->waw.space = l->space;
+                    l->waw.hit = hit;
+                    memcpy(l->waw.old, (const void *)l->addr, l->size);
+                    continue;
+                }
+                if (report_race(l, l->site, l->addr, l->space, l->kind, &hit) != 0)
+                    return -1;
+            }
+        }
         for (int i = 0; i < k; i++)
             g[i]->state = L_READY;
         steps += (unsigned long long)k;
@@ -743,7 +939,7 @@ static int run_warp(unsigned int w)
 
 static void report_fault(void)
 {
-    char where[512], msg[1024];
+    char where[512], msg[2300];
     uintptr_t site = fault.site;
     if (site)
         emu_describe_site(site, where, sizeof where);
@@ -770,9 +966,11 @@ static int run_block(void)
         l->tid.z = i / (bx * by);
         l->state = L_READY;
         l->reads = l->writes = 0;
+        l->waw.pending = 0;
         l->ctx = make_fcontext(l->stack_hi, stack_bytes, fiber_entry);
     }
     unsigned int warps = (nthreads + 31) / 32;
+    emu_race_interval();
     for (;;) {
         for (unsigned int w = 0; w < warps; w++)
             if (run_warp(w) != 0)
@@ -809,6 +1007,7 @@ static int run_block(void)
         }
         if (!waiting)
             break;
+        emu_race_interval(); /* the barrier orders everything before it */
         for (unsigned int i = 0; i < nthreads; i++) {
             emu_lane *l = &lanes[i];
             if (l->state != L_BARRIER)
@@ -901,13 +1100,32 @@ static void init_limits(void)
         step_limit = ~0ull;
     e = getenv("EMU_TIME_LIMIT_S");
     time_limit_s = e ? strtod(e, NULL) : 300.0;
+    e = getenv("EMU_RACES");
+    if (!e || !*e || strcmp(e, "error") == 0 || strcmp(e, "1") == 0)
+        race_mode = RACES_ERROR;
+    else if (strcmp(e, "warn") == 0)
+        race_mode = RACES_WARN;
+    else if (strcmp(e, "off") == 0 || strcmp(e, "0") == 0)
+        race_mode = RACES_OFF;
+    else {
+        static int told;
+        if (!told++)
+            fprintf(stderr, "emu: EMU_RACES=%s: use error (the default), warn or off\n", e);
+        race_mode = RACES_ERROR;
+    }
+    race_seen_n = 0; /* races are reported once per host launch and pair of sites */
+    xchg_explained = 0;
 }
+
+void emu_launch_name(const char *name) { next_name = name; }
 
 cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, emu_thunk_fn thunk,
                            emu_thunk_fn destroy, void *closure)
 {
     char msg[512];
+    const char *name = next_name;
     (void)stream;
+    next_name = NULL;
     if (check_config(grid, block, shmem, msg, sizeof msg) != 0) {
         if (cur) {
             device_error = cudaErrorInvalidConfiguration;
@@ -926,6 +1144,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
     r->thunk = thunk;
     r->destroy = destroy;
     r->closure = closure;
+    r->name = name;
     r->next = NULL;
     r->depth = cur ? running->depth + 1 : 0;
     if (cur) {

@@ -296,3 +296,110 @@ extern "C" int emu_test_bad_config(void)
     cudaFree(d);
     return first * 1000 + second;
 }
+
+/* ---- things that are not races ---- */
+
+/* Atomics from every warp on one shared and one global word, bytes of one
+ * word stored by threads of different warps, and reads after a barrier of
+ * what other warps wrote: nothing here is a race. */
+__global__ void not_races(int *global_count, int *out)
+{
+    __shared__ int count;
+    __shared__ unsigned char bytes[64];
+    __shared__ int same;
+    unsigned int t = threadIdx.x;
+    same = 7; /* every warp stores the same value: harmless */
+    if (t == 0)
+        count = 0;
+    __syncthreads();
+    atomicAdd(&count, 1);
+    atomicAdd(global_count, 1);
+    if (t % 32 < 2)
+        bytes[(t / 32) * 2 + t % 32] = (unsigned char)(t / 32 + 1); /* warps 0-3: bytes 0-7 */
+    __syncthreads();
+    if (t == 0) {
+        int s = 0;
+        for (int i = 0; i < 8; i++)
+            s += bytes[i];
+        out[0] = count;
+        out[1] = s + same - 7;
+    }
+}
+
+/* Every warp stores its own number into one word: which one stays depends on
+ * the order of the warps, a race (store after store). */
+__global__ void waw_race(int *out)
+{
+    __shared__ int owner;
+    owner = (int)(threadIdx.x / 32);
+    __syncthreads();
+    out[threadIdx.x] = owner;
+}
+
+extern "C" int emu_test_waw_race(void)
+{
+    int *d;
+    cudaMalloc((void **)&d, 64 * sizeof(int));
+    waw_race<<<1, 64>>>(d);
+    return cudaDeviceSynchronize();
+}
+
+extern "C" int emu_test_not_races(int *count, int *global_count, int *bytes_sum)
+{
+    int *d, r[3];
+    cudaMalloc((void **)&d, 3 * sizeof(int));
+    cudaMemset(d, 0, 3 * sizeof(int));
+    not_races<<<2, 128>>>(d, d + 1);
+    cudaError_t e = cudaDeviceSynchronize();
+    cudaMemcpy(r, d, sizeof r, cudaMemcpyDeviceToHost);
+    *global_count = r[0];
+    *count = r[1];
+    *bytes_sum = r[2];
+    cudaFree(d);
+    return e;
+}
+
+/* A shuffle after a branch that clang may lay out behind it (the else part
+ * here): lane 0 still has a load to do when the other lanes reach the
+ * shuffle. The shuffle waits for it (its mask names lane 0), as on a GPU. */
+__device__ int fold4(const int *data, unsigned int idx, unsigned int width, unsigned int n)
+{
+    int sum = 0;
+    if (idx + 3 * width < n) {
+        int value[4];
+        for (unsigned int j = 0; j < 4; j++)
+            value[j] = data[idx + j * width];
+        for (unsigned int j = 0; j < 4; j++)
+            sum += value[j];
+    } else {
+        for (unsigned int j = 0; j < 4; j++)
+            if (idx + j * width < n)
+                sum += data[idx + j * width];
+    }
+    return sum;
+}
+
+__global__ void shuffle_after_branch(const int *data, int *out, unsigned int n)
+{
+    int sum = fold4(data, threadIdx.x, blockDim.x, n);
+    for (int offset = 16; offset > 0; offset /= 2)
+        sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x == 0)
+        out[0] = sum;
+}
+
+extern "C" int emu_test_shuffle_after_branch(unsigned int n, int *sum)
+{
+    int h[128], *d, *o;
+    for (int i = 0; i < 128; i++)
+        h[i] = i + 1;
+    cudaMalloc((void **)&d, sizeof h);
+    cudaMalloc((void **)&o, sizeof(int));
+    cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    shuffle_after_branch<<<1, 32>>>(d, o, n);
+    cudaError_t e = cudaDeviceSynchronize();
+    cudaMemcpy(sum, o, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    cudaFree(o);
+    return e;
+}

@@ -1,16 +1,27 @@
 /* CUnit tests of the CPU emulator (emu/): memory, lockstep warps, barriers,
- * counters, warp operations, atomics, device launches and the diagnostics.
- * add_emu_tests() registers the suite; the kernels are in emu_test_kernels.cu,
- * so a program running these tests is linked by emu/emucc. */
+ * counters, warp operations, atomics, device launches and the diagnostics
+ * (out-of-bounds accesses, races, warp exchanges without __syncwarp, endless
+ * loops). add_emu_tests() registers the suite; the kernels are in
+ * emu_test_kernels.cu and the .cu files of broken/ (deliberately broken kernels, each run in
+ * a forked child whose stderr is checked), so a program running these tests is
+ * linked by emu/emucc. */
 #define _POSIX_C_SOURCE 200809L
+#include "broken.h"
 #include "emu_test_kernels.h"
 
 #include <CUnit/CUnit.h>
 #include <cuda_runtime.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 int add_emu_tests(void);
 
@@ -88,10 +99,35 @@ static void test_missing_barrier_is_deterministic(void)
     int good = 0, bad1 = 0, bad2 = 0;
     CU_ASSERT_EQUAL(emu_test_block_sum(1, &good), cudaSuccess);
     CU_ASSERT_EQUAL(good, 1024);
+    /* the race is reported (test_missing_barrier_is_a_race); as a warning, the kernel runs on */
+    setenv("EMU_RACES", "warn", 1);
     CU_ASSERT_EQUAL(emu_test_block_sum(0, &bad1), cudaSuccess);
     CU_ASSERT_EQUAL(emu_test_block_sum(0, &bad2), cudaSuccess);
+    unsetenv("EMU_RACES");
     CU_ASSERT_NOT_EQUAL(bad1, 1024);
     CU_ASSERT_EQUAL(bad1, bad2);
+}
+
+static void test_missing_barrier_is_a_race(void)
+{
+    int sum = 0;
+    expect_kernel_error(emu_test_block_sum(0, &sum), cudaErrorLaunchFailure, "race in kernel block_sum<false>");
+}
+
+static void test_store_after_store_race(void)
+{
+    expect_kernel_error(emu_test_waw_race(), cudaErrorLaunchFailure,
+                        "race in kernel waw_race, block (0,0,0): thread (32,0,0) (warp 1) stores to shared memory "
+                        "owner (byte 0), which thread (31,0,0) (warp 0) stored at tests/emu_test_kernels.cu:");
+}
+
+static void test_not_races(void)
+{
+    int count = 0, global_count = 0, bytes_sum = 0;
+    CU_ASSERT_EQUAL(emu_test_not_races(&count, &global_count, &bytes_sum), cudaSuccess);
+    CU_ASSERT_EQUAL(count, 128);
+    CU_ASSERT_EQUAL(global_count, 256);
+    CU_ASSERT_EQUAL(bytes_sum, 20);
 }
 
 static void test_coalescing_counts(void)
@@ -129,6 +165,17 @@ static void test_shuffle_and_ballot(void)
     CU_ASSERT_EQUAL(emu_test_shuffle(&sum, &ballot), cudaSuccess);
     CU_ASSERT_EQUAL(sum, 31 * 32 / 2);
     CU_ASSERT_EQUAL(ballot, 0xAAAAAAAAu);
+}
+
+static void test_shuffle_waits_for_its_lanes(void)
+{
+    /* n = 1: only lane 0 loads (in the else branch); n = 128: every lane loads 4 */
+    static const unsigned int ns[] = {1, 5, 40, 128};
+    for (int i = 0; i < 4; i++) {
+        int sum = -1;
+        CU_ASSERT_EQUAL(emu_test_shuffle_after_branch(ns[i], &sum), cudaSuccess);
+        CU_ASSERT_EQUAL(sum, (int)(ns[i] * (ns[i] + 1) / 2));
+    }
 }
 
 static void test_atomics_dynamic_shared_device_launch(void)
@@ -185,6 +232,326 @@ static void test_bad_configuration(void)
     CU_ASSERT_EQUAL(emu_test_bad_config(), cudaErrorInvalidConfiguration * 1000);
 }
 
+/* ---- the broken kernels of emu/tests/broken/, each run in a child process ---- */
+
+typedef struct {
+    int status;      /* the cudaError_t the case returned; -1 if it did not return */
+    int crashed;     /* the child died of a signal or exited without reporting */
+    int value;       /* the case's result value (sums), where it has one */
+    char text[32768]; /* everything the child wrote to stderr */
+} case_run;
+
+typedef int (*case_fn)(int arg, int *value);
+
+/* Runs fn(arg) in a forked child with the given environment (NAME=VALUE
+ * strings), its stderr captured: a kernel that crashes, hangs or leaves a
+ * sticky error cannot harm the test runner or the next case. */
+static void run_case(case_fn fn, int arg, const char *const *env, case_run *r)
+{
+    int p[2];
+    memset(r, 0, sizeof *r);
+    r->status = -1;
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(p) != 0) {
+        r->crashed = 1;
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        dup2(p[1], 2);
+        close(p[1]);
+        for (; env && *env; env++) {
+            char name[64];
+            const char *eq = strchr(*env, '=');
+            size_t n = eq ? (size_t)(eq - *env) : 0;
+            if (n && n < sizeof name) {
+                memcpy(name, *env, n);
+                name[n] = 0;
+                setenv(name, eq + 1, 1);
+            }
+        }
+        int value = 0;
+        int status = fn(arg, &value);
+        fprintf(stderr, "\n@status %d %d %s\n", status, value, cudaGetErrorName((cudaError_t)status));
+        fflush(stderr);
+        _exit(0); /* not exit(): the emulator's exit check is not what this tests */
+    }
+    close(p[1]);
+    if (pid < 0) {
+        close(p[0]);
+        r->crashed = 1;
+        return;
+    }
+    size_t used = 0;
+    /* a last resort against a case that hangs: the emulator's own limits come first */
+    time_t deadline = time(NULL) + 60;
+    for (;;) {
+        struct pollfd pfd = {p[0], POLLIN, 0};
+        int ready = poll(&pfd, 1, 1000);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0) {
+            if (time(NULL) > deadline) {
+                kill(pid, SIGKILL);
+                break;
+            }
+            continue;
+        }
+        char spill[4096]; /* once the text is full, the rest is read and dropped */
+        int full = used == sizeof r->text - 1;
+        ssize_t n = full ? read(p[0], spill, sizeof spill) : read(p[0], r->text + used, sizeof r->text - 1 - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (!full)
+            used += (size_t)n;
+    }
+    r->text[used] = 0;
+    close(p[0]);
+    int ws = 0;
+    if (waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws))
+        r->crashed = 1;
+    const char *at = strstr(r->text, "\n@status ");
+    if (!at || sscanf(at, "\n@status %d %d", &r->status, &r->value) != 2)
+        r->crashed = 1;
+    /* the diagnosis goes to the log, as a student would see it */
+    int lines = 0;
+    for (const char *line = r->text; *line;) {
+        const char *end = strchr(line, '\n');
+        int len = end ? (int)(end - line) : (int)strlen(line);
+        if (len && strncmp(line, "@status", 7) != 0) {
+            if (!lines++)
+                fprintf(stderr, "\n    --- stderr of the case ---\n");
+            fprintf(stderr, "    | %.*s\n", len, line);
+        }
+        line = end ? end + 1 : line + len;
+    }
+    if (!lines)
+        fprintf(stderr, "(stderr of the case: nothing) ");
+}
+
+/* The line of emu/tests/broken/FILE that carries the marker "// @MARK". */
+static int marker_line(const char *file, const char *mark)
+{
+    char path[1024], line[512], tag[128];
+    const char *here = __FILE__; /* .../emu/tests/test_emu.c */
+    const char *slash = strrchr(here, '/');
+    snprintf(path, sizeof path, "%.*sbroken/%s", slash ? (int)(slash - here + 1) : 0, here, file);
+    snprintf(tag, sizeof tag, "// @%s", mark);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0, found = -1;
+    while (fgets(line, sizeof line, f)) {
+        n++;
+        char *at = strstr(line, tag);
+        if (at && !(at[strlen(tag)] == '-' || (at[strlen(tag)] >= 'a' && at[strlen(tag)] <= 'z'))) {
+            found = n;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The output names FILE:LINE of the marker. */
+static int names_line(const case_run *r, const char *file, const char *mark)
+{
+    char want[256];
+    snprintf(want, sizeof want, "broken/%s:%d", file, marker_line(file, mark));
+    return strstr(r->text, want) != NULL;
+}
+
+static int has(const case_run *r, const char *fragment) { return strstr(r->text, fragment) != NULL; }
+
+static int case_matmul_after_load(int arg, int *value)
+{
+    (void)arg;
+    (void)value;
+    return broken_matmul_no_sync_after_load();
+}
+static int case_matmul_after_use(int arg, int *value)
+{
+    (void)arg;
+    (void)value;
+    return broken_matmul_no_sync_after_use();
+}
+static int case_reduce(int global, int *value)
+{
+    return global ? broken_reduce_global_no_sync(value) : broken_reduce_shared_no_sync(value);
+}
+static int case_off_by_one(int arg, int *value)
+{
+    (void)arg;
+    (void)value;
+    return broken_off_by_one();
+}
+static int case_wrong_tile(int arg, int *value)
+{
+    (void)arg;
+    (void)value;
+    return broken_matmul_wrong_tile_index();
+}
+static int case_endless(int arg, int *value)
+{
+    (void)arg;
+    (void)value;
+    return broken_endless_stride();
+}
+static int case_warp(int variant, int *value) { return broken_warp_exchange(variant, value); }
+
+static void test_broken_matmul_no_sync_after_load(void)
+{
+    static case_run r;
+    run_case(case_matmul_after_load, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(has(&r, "emu: error: "));
+    CU_ASSERT(has(&r, "race in kernel matmul_no_sync_after_load, block (0,0,0)"));
+    CU_ASSERT(has(&r, "stores to shared memory Bs"));
+    CU_ASSERT(has(&r, "which thread (0,0,0) (warp 0) loaded at"));
+    CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "load-store-B")); /* the store */
+    CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "load-use"));     /* the earlier load */
+    CU_ASSERT(has(&r, "a missing __syncthreads()?"));
+}
+
+static void test_broken_matmul_no_sync_after_use(void)
+{
+    static case_run r;
+    run_case(case_matmul_after_use, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(has(&r, "race in kernel matmul_no_sync_after_use, block (0,0,0)"));
+    CU_ASSERT(has(&r, "loads from shared memory Bs"));
+    CU_ASSERT(has(&r, "(warp 0) stored at"));
+    CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "use-use"));     /* the load */
+    CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "use-store-B")); /* the earlier store */
+}
+
+static void test_broken_reduce_shared(void)
+{
+    static case_run r;
+    run_case(case_reduce, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(has(&r, "race in kernel reduce_shared_no_sync, block (0,0,0): thread (32,0,0) (warp 1) stores to "
+                      "shared memory sdata (byte 128), which thread (0,0,0) (warp 0) loaded at"));
+    CU_ASSERT(names_line(&r, "reduce_missing_sync.cu", "shared-step"));
+    CU_ASSERT(has(&r, "EMU_RACES=warn"));
+}
+
+static void test_broken_reduce_global(void)
+{
+    static case_run r;
+    run_case(case_reduce, 1, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(has(&r, "race in kernel reduce_global_no_sync, block (0,0,0): thread (32,0,0) (warp 1) stores to "
+                      "global memory (byte 128 of a 2048-byte cudaMalloc block), which thread (0,0,0) (warp 0) "
+                      "loaded at"));
+    CU_ASSERT(names_line(&r, "reduce_missing_sync.cu", "global-step"));
+}
+
+static void test_broken_race_as_warning(void)
+{
+    static const char *const env[] = {"EMU_RACES=warn", NULL};
+    static case_run r;
+    run_case(case_reduce, 0, env, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT(has(&r, "emu: warning: "));
+    CU_ASSERT(has(&r, "race in kernel reduce_shared_no_sync, block (0,0,0)"));
+    CU_ASSERT_FALSE(has(&r, "emu: error"));
+    CU_ASSERT_NOT_EQUAL(r.value, 4 * 128); /* the race's wrong sum, computed to the end */
+}
+
+static void test_broken_off_by_one(void)
+{
+    static case_run r;
+    run_case(case_off_by_one, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(has(&r, "emu: error: "));
+    CU_ASSERT(names_line(&r, "off_by_one.cu", "oob"));
+    CU_ASSERT(has(&r, "(in scale)"));
+    CU_ASSERT(has(&r, "out-of-bounds global load of 4 bytes"));
+    CU_ASSERT(has(&r, "by block (3,0,0), thread (232,0,0): 0 bytes past the end of a 4000-byte cudaMalloc block "
+                      "(element 1000 of a 4-byte array)"));
+}
+
+static void test_broken_wrong_tile_index(void)
+{
+    static case_run r;
+    run_case(case_wrong_tile, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(names_line(&r, "matmul_wrong_tile_index.cu", "wrong-tile"));
+    CU_ASSERT(has(&r, "(in matmul_wrong_tile)"));
+    CU_ASSERT(has(&r, "out-of-bounds global load of 4 bytes"));
+    CU_ASSERT(has(&r, "by block (0,3,0), thread (0,15,0): 0 bytes past the end of a 12288-byte cudaMalloc block"));
+}
+
+static void test_broken_endless_stride(void)
+{
+    static const char *const env[] = {"EMU_STEP_LIMIT=200000", NULL};
+    static case_run r;
+    run_case(case_endless, 0, env, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchTimeout);
+    CU_ASSERT(names_line(&r, "endless_stride.cu", "endless"));
+    CU_ASSERT(has(&r, "(in reduce_endless)"));
+    CU_ASSERT(has(&r, "probable endless loop: the launch made more than 200000 memory accesses (EMU_STEP_LIMIT)"));
+    CU_ASSERT_FALSE(has(&r, "race"));
+}
+
+static void test_broken_volatile_last_warp(void)
+{
+    static case_run r;
+    run_case(case_warp, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess); /* a warning, never an error */
+    CU_ASSERT_EQUAL(r.value, 64 * 65 / 2);  /* lockstep: the idiom works here */
+    CU_ASSERT(has(&r, "emu: warning: "));
+    CU_ASSERT(has(&r, "warp-synchronous exchange without __syncwarp() in kernel last_warp_volatile, block (0,0,0), "
+                      "warp 0: lane 0 (thread (0,0,0)) loads from shared memory s (byte 64), which lane 16 (thread "
+                      "(16,0,0)) stored at"));
+    CU_ASSERT(names_line(&r, "warp_exchange.cu", "volatile-16")); /* the load */
+    CU_ASSERT(names_line(&r, "warp_exchange.cu", "volatile-32")); /* the other lane's store */
+    CU_ASSERT(has(&r, "independent thread scheduling"));
+    CU_ASSERT_FALSE(has(&r, "emu: error"));
+    /* once per pair of lines: the load at volatile-16 of the store at volatile-32 appears once */
+    char pair[300];
+    snprintf(pair, sizeof pair, "broken/warp_exchange.cu:%d (in last_warp_volatile): warp-synchronous",
+             marker_line("warp_exchange.cu", "volatile-16"));
+    const char *first = strstr(r.text, pair);
+    CU_ASSERT_PTR_NOT_NULL(first);
+    if (first) {
+        char other[300];
+        snprintf(other, sizeof other, "stored at broken/warp_exchange.cu:%d ",
+                 marker_line("warp_exchange.cu", "volatile-32"));
+        const char *o1 = strstr(first, other);
+        CU_ASSERT_PTR_NOT_NULL(o1);
+        if (o1)
+            CU_ASSERT_PTR_NULL(strstr(o1 + 1, other));
+    }
+}
+
+static void test_broken_syncwarp_and_shuffle_are_clean(void)
+{
+    static case_run r;
+    for (int variant = 1; variant <= 2; variant++) {
+        run_case(case_warp, variant, NULL, &r);
+        CU_ASSERT_FALSE(r.crashed);
+        CU_ASSERT_EQUAL(r.status, cudaSuccess);
+        CU_ASSERT_EQUAL(r.value, 64 * 65 / 2);
+        CU_ASSERT_FALSE(has(&r, "emu: warning"));
+        CU_ASSERT_FALSE(has(&r, "emu: error"));
+    }
+}
+
 int add_emu_tests(void)
 {
     CU_pSuite s = CU_add_suite("emu (CPU emulation backend)", NULL, NULL);
@@ -194,9 +561,13 @@ int add_emu_tests(void)
         !CU_add_test(s, "device facts and events", test_device_facts_and_events) ||
         !CU_add_test(s, "volatile last-warp reduction runs in lockstep", test_lockstep_volatile_warp) ||
         !CU_add_test(s, "a missing __syncthreads gives a wrong sum, always the same", test_missing_barrier_is_deterministic) ||
+        !CU_add_test(s, "a missing __syncthreads is reported as a race", test_missing_barrier_is_a_race) ||
+        !CU_add_test(s, "atomics, bytes of one word, same-value stores, reads after a barrier: no race", test_not_races) ||
+        !CU_add_test(s, "warps storing different values into one word: a race", test_store_after_store_race) ||
         !CU_add_test(s, "coalesced vs strided sectors", test_coalescing_counts) ||
         !CU_add_test(s, "shared-memory bank conflicts", test_bank_conflicts) ||
         !CU_add_test(s, "__shfl_down_sync and __ballot_sync", test_shuffle_and_ballot) ||
+        !CU_add_test(s, "a shuffle waits for the lanes of its mask", test_shuffle_waits_for_its_lanes) ||
         !CU_add_test(s, "atomics, dynamic shared memory, device-side launches", test_atomics_dynamic_shared_device_launch) ||
         !CU_add_test(s, "out-of-bounds global access stops the kernel", test_global_out_of_bounds) ||
         !CU_add_test(s, "out-of-bounds message names block, thread, kernel", test_global_oob_message) ||
@@ -204,7 +575,17 @@ int add_emu_tests(void)
         !CU_add_test(s, "endless loop stopped by the step budget", test_endless_loop) ||
         !CU_add_test(s, "endless loop without memory accesses: time limit", test_time_limit) ||
         !CU_add_test(s, "__syncthreads in divergent code", test_divergent_barrier) ||
-        !CU_add_test(s, "1024+ threads per block: invalid configuration", test_bad_configuration))
+        !CU_add_test(s, "1024+ threads per block: invalid configuration", test_bad_configuration) ||
+        !CU_add_test(s, "broken: tiled matmul, no __syncthreads after the tile loads (race)", test_broken_matmul_no_sync_after_load) ||
+        !CU_add_test(s, "broken: tiled matmul, no __syncthreads after the tile use (race)", test_broken_matmul_no_sync_after_use) ||
+        !CU_add_test(s, "broken: shared-memory reduction without __syncthreads (race)", test_broken_reduce_shared) ||
+        !CU_add_test(s, "broken: global-memory reduction without __syncthreads (race)", test_broken_reduce_global) ||
+        !CU_add_test(s, "broken: EMU_RACES=warn reports the race and runs on", test_broken_race_as_warning) ||
+        !CU_add_test(s, "broken: off-by-one bound (out-of-bounds)", test_broken_off_by_one) ||
+        !CU_add_test(s, "broken: wrong tile index in matmul (out-of-bounds)", test_broken_wrong_tile_index) ||
+        !CU_add_test(s, "broken: stride >> 1 (probable endless loop)", test_broken_endless_stride) ||
+        !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp, warning)", test_broken_volatile_last_warp) ||
+        !CU_add_test(s, "broken: __syncwarp and shuffle last warps (no warning)", test_broken_syncwarp_and_shuffle_are_clean))
         return -1;
     return 0;
 }

@@ -1,0 +1,26 @@
+/* Deliberately broken kernels (the .cu files of emu/tests/broken), each behind a C entry
+ * point that sets up its data, launches, synchronizes and returns the
+ * cudaError_t it got (0 for success). test_emu.c runs each in a child process
+ * and checks the emulator's diagnosis on stderr. The lines the diagnoses must
+ * name carry a marker comment (`// @name`) that the tests look up. */
+#ifndef EMU_BROKEN_H
+#define EMU_BROKEN_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int broken_matmul_no_sync_after_load(void);  /* matmul_missing_sync.cu: race (store vs. earlier load) */
+int broken_matmul_no_sync_after_use(void);   /* matmul_missing_sync.cu: race (load vs. earlier store) */
+int broken_reduce_shared_no_sync(int *sum);  /* reduce_missing_sync.cu: race in shared memory */
+int broken_reduce_global_no_sync(int *sum);  /* reduce_missing_sync.cu: race in global memory */
+int broken_off_by_one(void);                 /* off_by_one.cu: out-of-bounds global load */
+int broken_matmul_wrong_tile_index(void);    /* matmul_wrong_tile_index.cu: out-of-bounds global load */
+int broken_endless_stride(void);             /* endless_stride.cu: probable endless loop */
+/* warp_exchange.cu: 0 volatile last warp (warning only), 1 with __syncwarp, 2 with shuffles */
+int broken_warp_exchange(int variant, int *sum);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/* The last six steps of a block reduction, done by warp 0 alone, three ways:
+ *
+ *   0  the textbook idiom: a volatile pointer and no synchronization, relying
+ *      on the 32 lanes running in lockstep. Right on GPUs before Volta (and in
+ *      the emulator, which runs lanes in lockstep), not guaranteed since Volta
+ *      (independent thread scheduling): the emulator warns, once per pair of
+ *      lines, and lets the kernel finish;
+ *   1  __syncwarp() between the reads and the writes of every step: no warning;
+ *   2  __shfl_down_sync, no shared memory at all: no warning. */
+#include "broken.h"
+
+#include <cuda_runtime.h>
+
+__global__ void last_warp_volatile(const int *in, int *out)
+{
+    __shared__ int s[64];
+    unsigned int t = threadIdx.x;
+    s[t] = in[t];
+    s[t + 32] = in[t + 32];
+    volatile int *v = s;
+    v[t] += v[t + 32]; // @volatile-32
+    v[t] += v[t + 16]; // @volatile-16
+    v[t] += v[t + 8];
+    v[t] += v[t + 4];
+    v[t] += v[t + 2];
+    v[t] += v[t + 1];
+    if (t == 0)
+        out[0] = v[0];
+}
+
+__global__ void last_warp_syncwarp(const int *in, int *out)
+{
+    __shared__ int s[64];
+    unsigned int t = threadIdx.x;
+    s[t] = in[t];
+    s[t + 32] = in[t + 32];
+    __syncwarp();
+    for (unsigned int offset = 32; offset > 0; offset /= 2) {
+        int partner = s[t + offset];
+        __syncwarp();
+        s[t] += partner;
+        __syncwarp();
+    }
+    if (t == 0)
+        out[0] = s[0];
+}
+
+__global__ void last_warp_shuffle(const int *in, int *out)
+{
+    unsigned int t = threadIdx.x;
+    int v = in[t] + in[t + 32];
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+    if (t == 0)
+        out[0] = v;
+}
+
+extern "C" int broken_warp_exchange(int variant, int *sum)
+{
+    int h[64], *in, *out;
+    for (int i = 0; i < 64; i++)
+        h[i] = i + 1;
+    cudaMalloc((void **)&in, sizeof h);
+    cudaMalloc((void **)&out, sizeof(int));
+    cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+    if (variant == 0)
+        last_warp_volatile<<<1, 32>>>(in, out);
+    else if (variant == 1)
+        last_warp_syncwarp<<<1, 32>>>(in, out);
+    else
+        last_warp_shuffle<<<1, 32>>>(in, out);
+    int e = cudaDeviceSynchronize();
+    if (e == 0)
+        cudaMemcpy(sum, out, sizeof(int), cudaMemcpyDeviceToHost);
+    return e;
+}
