@@ -175,6 +175,28 @@ static void take_device_facts(run_report *run, const labio_file *out)
     labio_get_f64(out, LABIO_DEVICE_PEAK_GFLOPS, &run->peak_gflops);
 }
 
+/* Lines of the program's stderr that are warnings ("emu: warning: ..." from the
+ * emulator), without repeats: a passing kernel can still be formally wrong. */
+static void collect_warnings(const char *path, char *out, size_t size)
+{
+    char line[1024];
+    size_t used = 0;
+    FILE *f = fopen(path, "r");
+    out[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (!strstr(line, "warning:") || strstr(out, line))
+            continue;
+        size_t len = strlen(line);
+        if (used + len + 1 >= size)
+            break;
+        memcpy(out + used, line, len + 1);
+        used += len;
+    }
+    fclose(f);
+}
+
 /* Runs one variant over its cases and fills its report. */
 static void check_variant_run(const options *opt, run_report *run, const char *program, const check_variant *v,
                               const char *workdir, kernel_report *k)
@@ -208,6 +230,7 @@ static void check_variant_run(const options *opt, run_report *run, const char *p
         return;
     }
     k->ran = 1;
+    collect_warnings(err_txt, k->warnings, sizeof k->warnings);
     const char *ended = run_describe(&result, why, sizeof why);
     read_tail(err_txt, tail, sizeof tail);
 

@@ -5,6 +5,7 @@
 static const char *paint(int colour, const char *code) { return colour ? code : ""; }
 #define GREEN "\033[32m"
 #define RED "\033[31m"
+#define YELLOW "\033[33m"
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
 #define RESET "\033[0m"
@@ -50,6 +51,11 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             fprintf(out, " %10s %10s %9s %7s  %-24s\n", "-", "-", "-", "-", k->size);
         if (!k->correct && k->message[0])
             fprintf(out, "      %s%s%s\n", paint(colour, RED), k->message, paint(colour, RESET));
+        for (const char *w = k->warnings; *w;) { /* one line each, indented */
+            size_t len = strcspn(w, "\n");
+            fprintf(out, "      %s%.*s%s\n", paint(colour, YELLOW), (int)len, w, paint(colour, RESET));
+            w += len + (w[len] == '\n');
+        }
     }
     /* Traffic: the model next to what was measured (when counters were read). */
     fprintf(out, "  %sglobal-memory traffic of the timed case: model (measured)%s\n", paint(colour, DIM),
@@ -176,6 +182,8 @@ static void json_kernel(FILE *out, const run_report *run, const kernel_report *k
     fprintf(out, ", \"ran\": %s, \"correct\": %s, \"message\": ", k->ran ? "true" : "false",
             k->correct ? "true" : "false");
     json_string(out, k->message);
+    fprintf(out, ", \"warnings\": ");
+    json_string(out, k->warnings);
     fprintf(out, ", \"backend\": ");
     json_string(out, run->backend);
     fprintf(out, ", \"size\": ");

@@ -36,6 +36,7 @@ typedef struct {
     int ran;      /* 0 when the checker stopped before running it */
     int correct;
     char message[2048];
+    char warnings[1024]; /* the program's own warnings (the emulator's), one per line */
     char size[96];       /* the timed case */
     double time_ms, e2e_ms, cpu_ms; /* medians; negative when not measured */
     double gbps, gflops, pct_peak;  /* from time_ms; negative when not measured */

@@ -15,18 +15,17 @@
 #define NAIVE_BLOCK_SIDE 32
 
 /* 1. One thread per element C[row][col]. */
-__global__ void matmul_naive(const float *a, const float *b, float *c, unsigned int m, unsigned int k,
-                             unsigned int n)
+__global__ void matmul_naive(const float *a, const float *b, float *c, int m, int k, int n)
 {
     /* TODO(student) 1: compute this thread's element of C,
-     *     unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
-     *     unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+     *     int col = blockIdx.x * blockDim.x + threadIdx.x;
+     *     int row = blockIdx.y * blockDim.y + threadIdx.y;
      * (x is the column, so a warp is 32 neighbouring elements of one row of
      * C), and return at once when row >= m or col >= n: edge blocks stick out
      * right and below. */
 
     /* TODO(student) 2: the dot product of row `row` of A and column `col` of B.
-     * Start float sum = 0.0f (a register), then for unsigned int i from 0 to
+     * Start float sum = 0.0f (a register), then for int i from 0 to
      * k - 1 add a[row * k + i] * b[i * n + col] to it, reading both straight
      * from global memory: one load of A and one of B per term, nothing else.
      * After the loop store it once: c[row * n + col] = sum. */

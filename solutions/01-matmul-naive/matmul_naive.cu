@@ -15,17 +15,18 @@
 #define NAIVE_BLOCK_SIDE 32
 
 /* 1. One thread per element C[row][col]. */
-__global__ void matmul_naive(const float *a, const float *b, float *c, unsigned int m, unsigned int k,
-                             unsigned int n)
+__global__ void matmul_naive(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    /* x is the column: a warp is 32 neighbouring elements of one row of C. */
-    unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+    /* x is the column: a warp is 32 neighbouring elements of one row of C.
+     * Indices are int: the compiler may then assume they never wrap around,
+     * and step the addresses instead of recomputing them each iteration. */
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row >= m || col >= n) /* edge blocks stick out right and below */
         return;
 
     float sum = 0.0f; /* a register: no memory traffic while it grows */
-    for (unsigned int i = 0; i < k; i++)
+    for (int i = 0; i < k; i++)
         /* A[row][i] is the same address for the whole warp (one broadcast);
          * B[i][col] is 32 neighbouring floats (one coalesced 128-byte run). */
         sum += a[row * k + i] * b[i * n + col];
