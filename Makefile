@@ -70,9 +70,9 @@ CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
-.PHONY: help check solutions test build-labs build-solutions build-all clean tools
+.PHONY: help check solutions textbook test build-labs build-solutions build-all clean tools
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
 
 tools:
 	@command -v $(CC) >/dev/null || { echo "$(CC) not found: sudo apt-get install -y build-essential"; exit 1; }
@@ -107,6 +107,7 @@ $(TARGET)/$(1)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_ta
 endef
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab))))
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,solutions,$(lab))))
+$(eval $(call LAB_PROGRAM,checker,textbook))
 
 build-labs: $(foreach lab,$(SELECTED),$(TARGET)/labs/$(lab)/lab)
 build-solutions: $(foreach lab,$(SELECTED),$(TARGET)/solutions/$(lab)/lab)
@@ -130,8 +131,14 @@ solutions: $(CHECKER) build-solutions
 #  2. end to end on the CPU emulator: every solution passes with traffic equal to
 #     the model, every untouched skeleton fails naming its TODOs,
 #  3. the emulator's CUnit suite, then the checker's CUnit suite.
-ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/solutions/$(lab)/lab)
+ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/solutions/$(lab)/lab) \
+                $(TARGET)/checker/textbook/lab
 build-all: $(ALL_PROGRAMS) $(CHECKER)
+
+# The textbook's reduction kernels on the timed case, to hold the solutions against.
+textbook: $(CHECKER) $(TARGET)/checker/textbook/lab
+	$(ANNOUNCE)
+	@$(CHECKER) --tree checker --build $(TARGET)/checker --timed-only --ladder $(CHECK_ARGS) textbook
 
 test:
 	@$(MAKE) --no-print-directory BACKEND=gpu WERROR=1 build-all

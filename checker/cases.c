@@ -191,6 +191,22 @@ void cases_free(check_case_set *set)
     memset(set, 0, sizeof *set);
 }
 
+void cases_keep_timed(check_case_set *set)
+{
+    if (set->timed < 0)
+        return;
+    for (int i = 0; i < set->count; i++)
+        if (i != set->timed) {
+            free(set->cases[i].x);
+            free(set->cases[i].a);
+            free(set->cases[i].b);
+            free(set->cases[i].ints);
+        }
+    set->cases[0] = set->cases[set->timed];
+    set->count = 1;
+    set->timed = 0;
+}
+
 static int put_param(FILE *f, int c, const char *key, long long value)
 {
     char name[LABIO_NAME_MAX];

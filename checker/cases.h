@@ -36,6 +36,8 @@ typedef enum { BACKEND_GPU, BACKEND_EMU } check_backend;
 /* Builds the cases of a variant and generates their inputs. Returns 0, or -1 out of memory. */
 int cases_build(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set);
 void cases_free(check_case_set *set);
+/* Keeps only the timed case (for baselines that handle no other sizes). */
+void cases_keep_timed(check_case_set *set);
 /* Writes the input file the lab program reads; 0 on success. */
 int cases_write_input(const check_variant *v, const check_case_set *set, const char *path);
 /* One line describing a case's size, e.g. "n=1000003 block=256" or "m=33 k=17 n=45". */

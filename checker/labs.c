@@ -37,11 +37,27 @@ const check_lab check_labs[] = {
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
 
+const check_lab check_baselines[] = {
+    {"textbook", "reduce_textbook.cu", "The textbook's reduction kernels (tails dropped; timed case only)",
+     {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0},
+      {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0},
+      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0},
+      {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0},
+      {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0},
+      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0},
+      {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0},
+      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0}}},
+};
+const int check_baseline_count = (int)(sizeof check_baselines / sizeof check_baselines[0]);
+
 const check_lab *check_find_lab(const char *dir)
 {
     for (int i = 0; i < check_lab_count; i++)
         if (strcmp(check_labs[i].dir, dir) == 0)
             return &check_labs[i];
+    for (int i = 0; i < check_baseline_count; i++)
+        if (strcmp(check_baselines[i].dir, dir) == 0)
+            return &check_baselines[i];
     return NULL;
 }
 

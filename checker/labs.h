@@ -26,7 +26,11 @@ typedef struct {
 
 extern const check_lab check_labs[];
 extern const int check_lab_count;
+/* Baselines that are not labs: the textbook's kernels, timed beside the solutions. */
+extern const check_lab check_baselines[];
+extern const int check_baseline_count;
 
+/* A lab or a baseline by folder name; NULL when there is none. */
 const check_lab *check_find_lab(const char *dir);
 int check_variant_count(const check_lab *lab);
 

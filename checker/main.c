@@ -30,7 +30,7 @@
 
 typedef struct {
     const char *tree, *build, *json, *counters_csv, *backend;
-    int ladder, profile, require_model;
+    int ladder, profile, require_model, timed_only;
     uint64_t seed;
     double timeout_s;
 } options;
@@ -38,7 +38,7 @@ typedef struct {
 static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
-                    "             [--profile] [--require-model]"
+                    "             [--profile] [--require-model] [--timed-only]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] LAB...\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
@@ -214,6 +214,8 @@ static void check_variant_run(const options *opt, run_report *run, const char *p
         snprintf(k->message, sizeof k->message, "checker: out of memory building inputs");
         return;
     }
+    if (opt->timed_only)
+        cases_keep_timed(&set);
     snprintf(input, sizeof input, "%s/in-%s.bin", workdir, v->name);
     snprintf(output, sizeof output, "%s/out-%s.bin", workdir, v->name);
     snprintf(out_txt, sizeof out_txt, "%s/stdout-%s.txt", workdir, v->name);
@@ -328,7 +330,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 int main(int argc, char **argv)
 {
-    options opt = {NULL, NULL, NULL, NULL, "gpu", 0, 0, 0, 1, 60.0};
+    options opt = {NULL, NULL, NULL, NULL, "gpu", 0, 0, 0, 0, 1, 60.0};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
@@ -341,6 +343,8 @@ int main(int argc, char **argv)
             opt.profile = 1;
         else if (strcmp(argv[i], "--require-model") == 0)
             opt.require_model = 1;
+        else if (strcmp(argv[i], "--timed-only") == 0)
+            opt.timed_only = 1;
         else if (i + 1 < argc && strcmp(argv[i], "--tree") == 0)
             opt.tree = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--build") == 0)

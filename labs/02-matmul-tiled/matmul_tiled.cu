@@ -21,16 +21,15 @@
 
 /* 1. Naive, as in lab 01 (given complete, to compare against the tiles):
  * one thread per element C[row][col], every term read from global memory. */
-__global__ void matmul_naive(const float *a, const float *b, float *c, unsigned int m, unsigned int k,
-                             unsigned int n)
+__global__ void matmul_naive(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row >= m || col >= n)
         return;
 
     float sum = 0.0f;
-    for (unsigned int i = 0; i < k; i++)
+    for (int i = 0; i < k; i++)
         sum += a[row * k + i] * b[i * n + col];
     c[row * n + col] = sum;
 }
@@ -53,26 +52,25 @@ void launch_naive(const float *a, const float *b, float *c, int m, int k, int n)
  * Every element of a tile is loaded from global memory once and then read by
  * TILE threads from shared memory. */
 template <int TILE>
-__global__ void matmul_tiled(const float *a, const float *b, float *c, unsigned int m, unsigned int k,
-                             unsigned int n)
+__global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int k, int n)
 {
     /* TODO(student) 1: declare the two tiles in shared memory, one float per
      * thread of the block in each:
      *     __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE];
      * Shared memory belongs to the block: all its threads see the same tiles. */
 
-    unsigned int tx = threadIdx.x, ty = threadIdx.y;
-    unsigned int col = blockIdx.x * TILE + tx;
-    unsigned int row = blockIdx.y * TILE + ty;
-    unsigned int phases = ceil_div(k, TILE);
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int col = blockIdx.x * TILE + tx;
+    int row = blockIdx.y * TILE + ty;
+    int phases = ceil_div(k, TILE);
     float sum = 0.0f;
 
     /* No early return for threads outside C: every thread of the block must
      * load its share of the tiles and reach every barrier. */
-    for (unsigned int phase = 0; phase < phases; phase++) {
+    for (int phase = 0; phase < phases; phase++) {
         /* TODO(student) 2: load this thread's element of each tile.
-         *     unsigned int a_col = phase * TILE + tx;   column of A to load
-         *     unsigned int b_row = phase * TILE + ty;   row of B to load
+         *     int a_col = phase * TILE + tx;   column of A to load
+         *     int b_row = phase * TILE + ty;   row of B to load
          * a_tile[ty][tx] = a[row * k + a_col] when row < m and a_col < k,
          * otherwise 0.0f; b_tile[ty][tx] = b[b_row * n + col] when b_row < k
          * and col < n, otherwise 0.0f. Read global memory only inside the

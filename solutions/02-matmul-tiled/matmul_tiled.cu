@@ -21,16 +21,15 @@
 
 /* 1. Naive, as in lab 01 (given complete, to compare against the tiles):
  * one thread per element C[row][col], every term read from global memory. */
-__global__ void matmul_naive(const float *a, const float *b, float *c, unsigned int m, unsigned int k,
-                             unsigned int n)
+__global__ void matmul_naive(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row >= m || col >= n)
         return;
 
     float sum = 0.0f;
-    for (unsigned int i = 0; i < k; i++)
+    for (int i = 0; i < k; i++)
         sum += a[row * k + i] * b[i * n + col];
     c[row * n + col] = sum;
 }
@@ -53,25 +52,24 @@ void launch_naive(const float *a, const float *b, float *c, int m, int k, int n)
  * Every element of a tile is loaded from global memory once and then read by
  * TILE threads from shared memory. */
 template <int TILE>
-__global__ void matmul_tiled(const float *a, const float *b, float *c, unsigned int m, unsigned int k,
-                             unsigned int n)
+__global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int k, int n)
 {
     /* One tile of A and one of B, seen by every thread of the block. */
     __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE];
 
-    unsigned int tx = threadIdx.x, ty = threadIdx.y;
-    unsigned int col = blockIdx.x * TILE + tx;
-    unsigned int row = blockIdx.y * TILE + ty;
-    unsigned int phases = ceil_div(k, TILE);
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int col = blockIdx.x * TILE + tx;
+    int row = blockIdx.y * TILE + ty;
+    int phases = ceil_div(k, TILE);
     float sum = 0.0f;
 
     /* No early return for threads outside C: every thread of the block must
      * load its share of the tiles and reach every barrier. */
-    for (unsigned int phase = 0; phase < phases; phase++) {
+    for (int phase = 0; phase < phases; phase++) {
         /* Each thread loads one element of each tile; past an edge of A or B
          * it stores a zero instead, so the partial tile still multiplies right. */
-        unsigned int a_col = phase * TILE + tx;
-        unsigned int b_row = phase * TILE + ty;
+        int a_col = phase * TILE + tx;
+        int b_row = phase * TILE + ty;
         a_tile[ty][tx] = (row < m && a_col < k) ? a[row * k + a_col] : 0.0f;
         b_tile[ty][tx] = (b_row < k && col < n) ? b[b_row * n + col] : 0.0f;
 
