@@ -57,6 +57,24 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             w += len + (w[len] == '\n');
         }
     }
+    /* Kernel time against the whole trip and the CPU: when copies dominate. */
+    int trips = 0;
+    for (int i = 0; i < lab->count; i++)
+        trips |= lab->kernels[i].correct && lab->kernels[i].e2e_ms >= 0;
+    if (trips) {
+        fprintf(out, "  %stime of the timed case: the kernel alone, the whole trip (copy in, kernel, copy out%s),"
+                     " a plain CPU loop%s\n",
+                paint(colour, DIM), lab->kernels[0].cpu_ms >= 0 ? ", add the block sums" : "", paint(colour, RESET));
+        fprintf(out, "  %-18s %13s %13s %13s\n", "kernel", "kernel ms", "end-to-end ms", "CPU ms");
+        for (int i = 0; i < lab->count; i++) {
+            const kernel_report *k = &lab->kernels[i];
+            if (!k->correct || k->e2e_ms < 0)
+                continue;
+            fprintf(out, "  %-18s %13.4f %13.3f", k->variant->name, k->time_ms, k->e2e_ms);
+            print_rate(out, " %13.3f", k->cpu_ms, 14);
+            fprintf(out, "\n");
+        }
+    }
     /* Traffic: the model next to what was measured (when counters were read). */
     fprintf(out, "  %sglobal-memory traffic of the timed case: model (measured)%s\n", paint(colour, DIM),
             paint(colour, RESET));
