@@ -122,6 +122,12 @@ static void read_emulator_counts(const labio_file *out, int c, measured_counts *
         {"gld_sectors", MEASURED_GLD_SECTORS, offsetof(measured_counts, gld_sectors)},
         {"gst_sectors", MEASURED_GST_SECTORS, offsetof(measured_counts, gst_sectors)},
         {"shared_bank_conflicts", MEASURED_BANK_CONFLICTS, offsetof(measured_counts, shared_bank_conflicts)},
+        {"shared_ld_inst", MEASURED_SHARED_INST, offsetof(measured_counts, shared_ld_inst)},
+        {"shared_st_inst", MEASURED_SHARED_INST, offsetof(measured_counts, shared_st_inst)},
+        {"lane_slots", MEASURED_LANES, offsetof(measured_counts, lane_slots)},
+        {"active_lanes", MEASURED_LANES, offsetof(measured_counts, active_lanes)},
+        {"max_thread_reads", MEASURED_THREAD_MAX, offsetof(measured_counts, max_thread_reads)},
+        {"max_thread_writes", MEASURED_THREAD_MAX, offsetof(measured_counts, max_thread_writes)},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const labio_record *r = labio_findf(out, LABIO_I64, "c%d.%s.%s", c, LABIO_MEASURED, fields[i].key);
@@ -287,6 +293,10 @@ static void check_variant_run(const options *opt, run_report *run, const char *p
             k->time_ms = median_of(&out, set.timed, LABIO_TIME_MS);
             k->e2e_ms = median_of(&out, set.timed, LABIO_E2E_MS);
             k->cpu_ms = median_of(&out, set.timed, LABIO_CPU_MS);
+            if ((k->measured.present & MEASURED_LANES) && k->time_ms > 0) {
+                run->emu_lane_accesses += k->measured.active_lanes;
+                run->emu_kernel_ms += k->time_ms;
+            }
             if (k->time_ms > 0 && k->has_model) {
                 k->gbps = k->model.dram_bytes_min / (k->time_ms * 1e6);
                 /* GFLOP/s only where arithmetic is the point: matrix multiplication. */

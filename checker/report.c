@@ -29,6 +29,59 @@ static void print_count(FILE *out, int has, uint64_t value)
         fprintf(out, " %13s", "-");
 }
 
+/* measured / model, per column: 1.000 where the model is exact. The last
+ * column sets the DRAM bytes measured against the compulsory minimum. */
+static void print_ratio(FILE *out, int has, uint64_t measured, uint64_t model)
+{
+    if (has && model > 0)
+        fprintf(out, " %13.3f", (double)measured / (double)model);
+    else
+        fprintf(out, " %13s", "-");
+}
+
+static void print_ratios(FILE *out, const kernel_report *k)
+{
+    const measured_counts *m = &k->measured;
+    if (!k->has_model)
+        return;
+    fprintf(out, "  %-18s", "  ratio");
+    print_ratio(out, m->present & MEASURED_GLD_INST, m->gld_inst, k->model.gld_inst);
+    print_ratio(out, m->present & MEASURED_GST_INST, m->gst_inst, k->model.gst_inst);
+    print_ratio(out, m->present & MEASURED_GLD_SECTORS, m->gld_sectors, k->model.gld_sectors);
+    print_ratio(out, m->present & MEASURED_GST_SECTORS, m->gst_sectors, k->model.gst_sectors);
+    print_ratio(out, (m->present & MEASURED_DRAM_READ) && (m->present & MEASURED_DRAM_WRITE),
+                m->dram_read_bytes + m->dram_write_bytes, k->model.dram_bytes_min);
+    fprintf(out, "\n");
+}
+
+/* For matrix multiplication: the seed's latency model and the loads saved by tiles. */
+static void print_matmul_models(FILE *out, const lab_report *lab, int colour)
+{
+    const kernel_report *naive = NULL;
+    for (int i = 0; i < lab->count; i++)
+        if (lab->kernels[i].variant->model == MODEL_MATMUL_NAIVE && lab->kernels[i].has_model)
+            naive = &lab->kernels[i];
+    for (int i = 0; i < lab->count; i++) {
+        const kernel_report *k = &lab->kernels[i];
+        if (!k->has_model || k->variant->task != TASK_MATMUL)
+            continue;
+        long long n = k->params.m; /* the timed case is square */
+        if (k->variant->model == MODEL_MATMUL_NAIVE) {
+            fprintf(out, "  %sseed latency model, N = %lld: naive = 2000*N + 1000 = %.0f cycles per element%s\n",
+                    paint(colour, DIM), n, seed_cycles_naive(n), paint(colour, RESET));
+        } else {
+            double naive_cycles = seed_cycles_naive(n), tiled = seed_cycles_tiled(n, k->variant->tile);
+            fprintf(out, "  %sseed latency model, N = %lld, T = %d: (2000 + 20 + 20*T) * N/T + 1000 = %.0f cycles "
+                         "(%.2f%% of naive)",
+                    paint(colour, DIM), n, k->variant->tile, tiled, 100.0 * tiled / naive_cycles);
+            if (naive && naive->model.gld_inst > 0)
+                fprintf(out, "; global load instructions %.1fx fewer than naive",
+                        (double)naive->model.gld_inst / (double)k->model.gld_inst);
+            fprintf(out, "%s\n", paint(colour, RESET));
+        }
+    }
+}
+
 void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
 {
     fprintf(out, "\n%s%s  %s%s   [%s: %s]\n", paint(colour, BOLD), lab->lab->dir, lab->lab->title,
@@ -101,8 +154,17 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             if (m->present & MEASURED_BRANCH_UNIFORMITY)
                 fprintf(out, "  branch uniformity %.2f%%", m->branch_uniformity_pct);
             fprintf(out, "\n");
+            print_ratios(out, k);
+            if ((m->present & MEASURED_LANES) && m->lane_slots > 0)
+                fprintf(out, "  %-18s %.1f%% of lanes active per warp access; shared ld/st %llu/%llu, bank conflicts "
+                             "%llu; busiest thread %llu loads, %llu stores\n",
+                        "", 100.0 * (double)m->active_lanes / (double)m->lane_slots,
+                        (unsigned long long)m->shared_ld_inst, (unsigned long long)m->shared_st_inst,
+                        (unsigned long long)m->shared_bank_conflicts, (unsigned long long)m->max_thread_reads,
+                        (unsigned long long)m->max_thread_writes);
         }
     }
+    print_matmul_models(out, lab, colour);
     if (!lab->correct && lab->todos[0])
         fprintf(out, "  %sunfinished in %s:%s\n%s", paint(colour, BOLD), lab->lab->source, paint(colour, RESET),
                 lab->todos);
@@ -148,6 +210,10 @@ void report_print_summary(FILE *out, const run_report *run, int colour)
             kernels_passed += run->labs[l].kernels[i].correct;
         }
     }
+    if (run->emu_kernel_ms > 0)
+        fprintf(out, "\nemulator: %llu lane accesses traced in %.1f ms of kernel time: %.1f million accesses/s\n",
+                (unsigned long long)run->emu_lane_accesses, run->emu_kernel_ms,
+                (double)run->emu_lane_accesses / (run->emu_kernel_ms * 1e3));
     fprintf(out, "\n%s%d of %d labs correct, %d of %d kernels%s\n",
             paint(colour, passed == run->count ? GREEN : RED), passed, run->count, kernels_passed, kernels,
             paint(colour, RESET));
@@ -247,6 +313,12 @@ static void json_kernel(FILE *out, const run_report *run, const kernel_report *k
         json_count(out, "dram_write_bytes", m->present & MEASURED_DRAM_WRITE, m->dram_write_bytes, 0);
         json_count(out, "dram_bytes", dram, m->dram_read_bytes + m->dram_write_bytes, 0);
         json_count(out, "shared_bank_conflicts", m->present & MEASURED_BANK_CONFLICTS, m->shared_bank_conflicts, 0);
+        json_count(out, "shared_ld_inst", m->present & MEASURED_SHARED_INST, m->shared_ld_inst, 0);
+        json_count(out, "shared_st_inst", m->present & MEASURED_SHARED_INST, m->shared_st_inst, 0);
+        json_count(out, "lane_slots", m->present & MEASURED_LANES, m->lane_slots, 0);
+        json_count(out, "active_lanes", m->present & MEASURED_LANES, m->active_lanes, 0);
+        json_count(out, "max_thread_reads", m->present & MEASURED_THREAD_MAX, m->max_thread_reads, 0);
+        json_count(out, "max_thread_writes", m->present & MEASURED_THREAD_MAX, m->max_thread_writes, 0);
         fprintf(out, "\"branch_uniformity_pct\": ");
         json_number(out, (m->present & MEASURED_BRANCH_UNIFORMITY) ? m->branch_uniformity_pct : -1);
         fputc('}', out);

@@ -16,6 +16,9 @@ typedef struct {
     uint64_t gld_inst, gst_inst, gld_sectors, gst_sectors, dram_read_bytes, dram_write_bytes;
     uint64_t shared_bank_conflicts;
     double branch_uniformity_pct;
+    /* the emulator's own: warp-level shared accesses, lanes that took part in
+     * warp-level accesses out of 32 per access (divergence), busiest thread */
+    uint64_t shared_ld_inst, shared_st_inst, lane_slots, active_lanes, max_thread_reads, max_thread_writes;
     unsigned present;
     char source[16]; /* "ncu" or "emu" */
 } measured_counts;
@@ -28,7 +31,10 @@ enum {
     MEASURED_DRAM_READ = 1u << 4,
     MEASURED_DRAM_WRITE = 1u << 5,
     MEASURED_BANK_CONFLICTS = 1u << 6,
-    MEASURED_BRANCH_UNIFORMITY = 1u << 7
+    MEASURED_BRANCH_UNIFORMITY = 1u << 7,
+    MEASURED_SHARED_INST = 1u << 8,
+    MEASURED_LANES = 1u << 9,
+    MEASURED_THREAD_MAX = 1u << 10
 };
 
 typedef struct {
@@ -66,6 +72,9 @@ typedef struct {
     uint64_t seed;
     lab_report labs[REPORT_MAX_LABS];
     int count;
+    /* the emulator's speed: lane accesses traced over the timed runs' time */
+    uint64_t emu_lane_accesses;
+    double emu_kernel_ms;
 } run_report;
 
 void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour);
