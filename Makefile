@@ -3,11 +3,14 @@
 #   make check              check every lab (your work in labs/)
 #   make check LAB=03       check one lab (also: `make check` inside a lab folder)
 #   make solutions          check every reference solution, with the performance ladder
-#   make test               the project's own tests (CUnit) and a build of every lab
+#   make test               the project's own tests: every lab built, end-to-end checks, CUnit
+#   make textbook           the textbook's reduction kernels, timed, as a baseline
+#   make bench-emu          the CPU emulator's speed (traced accesses per second)
 #   make clean
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
-# counters), SEED=N (other inputs), TIMEOUT=S (seconds per kernel variant).
+# counters), SEED=N (other inputs), TIMEOUT=S (seconds per kernel variant), BACKEND=gpu|emu
+# (default: the GPU when one answers, else the CPU emulator).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -72,7 +75,7 @@ CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
 .PHONY: help check solutions textbook bench-emu test build-labs build-solutions build-all clean tools
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
 
 tools:
 	@command -v $(CC) >/dev/null || { echo "$(CC) not found: sudo apt-get install -y build-essential"; exit 1; }

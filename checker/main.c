@@ -421,7 +421,7 @@ int main(int argc, char **argv)
     }
     if (opt.ladder)
         report_print_ladder(stdout, &run, colour);
-    report_print_summary(stdout, &run, colour);
+    report_print_summary(stdout, &run, opt.ladder, colour);
     if (opt.json) {
         if (report_write_json(opt.json, &run) != 0)
             fprintf(stderr, "check: cannot write %s\n", opt.json);

@@ -200,7 +200,7 @@ void report_print_ladder(FILE *out, const run_report *run, int colour)
     }
 }
 
-void report_print_summary(FILE *out, const run_report *run, int colour)
+void report_print_summary(FILE *out, const run_report *run, int show_speed, int colour)
 {
     int passed = 0, kernels = 0, kernels_passed = 0;
     for (int l = 0; l < run->count; l++) {
@@ -210,7 +210,7 @@ void report_print_summary(FILE *out, const run_report *run, int colour)
             kernels_passed += run->labs[l].kernels[i].correct;
         }
     }
-    if (run->emu_kernel_ms > 0)
+    if (run->emu_kernel_ms > 0 && show_speed)
         fprintf(out, "\nemulator: %llu lane accesses traced in %.1f ms of kernel time: %.1f million accesses/s\n",
                 (unsigned long long)run->emu_lane_accesses, run->emu_kernel_ms,
                 (double)run->emu_lane_accesses / (run->emu_kernel_ms * 1e3));

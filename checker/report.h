@@ -79,7 +79,8 @@ typedef struct {
 
 void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour);
 void report_print_ladder(FILE *out, const run_report *run, int colour);
-void report_print_summary(FILE *out, const run_report *run, int colour);
+/* show_speed: also the emulator's traced accesses per second */
+void report_print_summary(FILE *out, const run_report *run, int show_speed, int colour);
 int report_write_json(const char *path, const run_report *run);
 /* Writes the counters Nsight Compute measured, with the sizes, as CSV: the
  * fixture the tests hold the model against. */
