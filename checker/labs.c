@@ -68,3 +68,12 @@ int check_variant_count(const check_lab *lab)
         count++;
     return count;
 }
+
+const check_variant *check_find_variant(const char *lab_dir, const char *name)
+{
+    const check_lab *lab = check_find_lab(lab_dir);
+    for (int i = 0; lab && i < check_variant_count(lab); i++)
+        if (strcmp(lab->variants[i].name, name) == 0)
+            return &lab->variants[i];
+    return NULL;
+}

@@ -33,5 +33,7 @@ extern const int check_baseline_count;
 /* A lab or a baseline by folder name; NULL when there is none. */
 const check_lab *check_find_lab(const char *dir);
 int check_variant_count(const check_lab *lab);
+/* A variant of a lab (or baseline) by name; NULL when there is none. */
+const check_variant *check_find_variant(const char *lab_dir, const char *name);
 
 #endif

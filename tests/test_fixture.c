@@ -14,15 +14,6 @@
 
 #define FIXTURE "fixtures/ncu-sm90.csv"
 
-static const check_variant *find_variant(const char *lab, const char *name)
-{
-    const check_lab *l = check_find_lab(lab);
-    for (int i = 0; l && i < check_variant_count(l); i++)
-        if (strcmp(l->variants[i].name, name) == 0)
-            return &l->variants[i];
-    return NULL;
-}
-
 static int within_one_percent(unsigned long long model, unsigned long long measured)
 {
     double diff = model > measured ? (double)(model - measured) : (double)(measured - model);
@@ -45,7 +36,7 @@ static void test_model_matches_h100(void)
             CU_FAIL("malformed fixture line");
             continue;
         }
-        const check_variant *v = find_variant(lab, variant);
+        const check_variant *v = check_find_variant(lab, variant);
         CU_ASSERT_PTR_NOT_NULL_FATAL(v);
         model_params p = {v->model, 4, v->unroll, v->tile, n, block, rows, cols, m, k};
         model_counts c;

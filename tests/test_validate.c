@@ -56,18 +56,9 @@ static void output_with_sums(const char *path, const int *sums, long long grid, 
     CU_ASSERT_EQUAL_FATAL(labio_read(path, out, err, sizeof err), 0);
 }
 
-static const check_variant *find_variant(const char *lab, const char *name)
-{
-    const check_lab *l = check_find_lab(lab);
-    for (int i = 0; l && i < check_variant_count(l); i++)
-        if (strcmp(l->variants[i].name, name) == 0)
-            return &l->variants[i];
-    return NULL;
-}
-
 static void test_reduction_blocks(void)
 {
-    const check_variant *v = find_variant("04-reduce-unrolling", "unrolling8");
+    const check_variant *v = check_find_variant("04-reduce-unrolling", "unrolling8");
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     CU_ASSERT_EQUAL(expected_reduction_blocks(v, 1, 512), 1);
     CU_ASSERT_EQUAL(expected_reduction_blocks(v, 4096, 512), 1);
@@ -77,7 +68,7 @@ static void test_reduction_blocks(void)
 
 static void test_reduction_messages(void)
 {
-    const check_variant *v = find_variant("03-reduce-divergence", "interleaved");
+    const check_variant *v = check_find_variant("03-reduce-divergence", "interleaved");
     check_case cs;
     int data[300], sums[3];
     labio_file out;
@@ -125,7 +116,7 @@ static void test_reduction_messages(void)
 
 static void test_matmul_messages(void)
 {
-    const check_variant *v = find_variant("02-matmul-tiled", "tiled16");
+    const check_variant *v = check_find_variant("02-matmul-tiled", "tiled16");
     check_case cs;
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, -1, 2, 0.5f, 1}, c[4];
     labio_file out;
@@ -171,7 +162,7 @@ static void test_matmul_messages(void)
 
 static void test_cases_deterministic(void)
 {
-    const check_variant *v = find_variant("03-reduce-divergence", "neighbored");
+    const check_variant *v = check_find_variant("03-reduce-divergence", "neighbored");
     check_case_set one, two, other;
     CU_ASSERT_EQUAL_FATAL(cases_build(v, BACKEND_EMU, 7, &one), 0);
     CU_ASSERT_EQUAL_FATAL(cases_build(v, BACKEND_EMU, 7, &two), 0);
