@@ -124,6 +124,9 @@ static void write_device_facts(void)
     labio_put_f64(g_out, LABIO_DEVICE_PEAK_GFLOPS, 2.0 * sms * fp32_lanes_per_sm(major, minor) * sm_khz * 1e3 / 1e9);
 }
 
+/* Reductions write one sum per block launched and work on their input in place. */
+static int is_reduction(lab_task task) { return task == TASK_REDUCE_INT || task == TASK_REDUCE_FLOAT; }
+
 /* ---- one case ---------------------------------------------------------------------------- */
 
 typedef struct {
@@ -301,7 +304,7 @@ static void launch_case(const lab_variant *v, lab_case *lc)
     }
     CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
-    if (lc->task == TASK_REDUCE_INT || lc->task == TASK_REDUCE_FLOAT) {
+    if (is_reduction(lc->task)) {
         if (grid == 0 || grid > lc->out_count)
             fail(EXIT_CUDA, "the launch function returned %u blocks for n = %lld; expected 1..%zu (one block sum "
                  "per block launched)", grid, (long long)lc->n, lc->out_count);
@@ -342,19 +345,24 @@ static void write_emulator_counts(FILE *out, int c)
 }
 #endif
 
-/* Copies the device output to the host and writes it as record c<c>.<key>. */
-static void save_output(FILE *out, int c, const char *key, lab_case *lc)
+/* Copies the result of the last run to a new host buffer (free it): every
+ * output element, or for reductions one sum per block launched. */
+static void *fetch_output(const lab_case *lc, size_t *count)
 {
-    size_t count = lc->out_count;
-    char name[LABIO_NAME_MAX];
-    void *host;
-
-    if (lc->task == TASK_REDUCE_INT || lc->task == TASK_REDUCE_FLOAT)
-        count = lc->grid;
-    host = malloc(count * lc->out_elem + 1);
+    *count = is_reduction(lc->task) ? lc->grid : lc->out_count;
+    void *host = malloc(*count * lc->out_elem + 1);
     if (!host)
         fail(EXIT_CUDA, "out of host memory");
-    CUDA_CHECK(cudaMemcpy(host, lc->dev_out, count * lc->out_elem, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(host, lc->dev_out, *count * lc->out_elem, cudaMemcpyDeviceToHost));
+    return host;
+}
+
+/* Writes the result of the last run as record c<c>.<key>. */
+static void save_output(FILE *out, int c, const char *key, const lab_case *lc)
+{
+    char name[LABIO_NAME_MAX];
+    size_t count;
+    void *host = fetch_output(lc, &count);
     snprintf(name, sizeof name, "c%d.%s", c, key);
     labio_put(out, name, lc->out_is_int ? LABIO_I32 : LABIO_F32, host, count);
     free(host);
@@ -376,8 +384,8 @@ static void save_input_after(FILE *out, int c, const char *key, const void *dev,
  * the device holds after the kernel runs (before the end-to-end runs re-upload). */
 static void save_inputs_after(FILE *out, int c, const lab_case *lc)
 {
-    if (lc->task != TASK_VEC_SINE && lc->task != TASK_MAT_ADD && lc->task != TASK_MATMUL)
-        return; /* reductions work in place by design */
+    if (is_reduction(lc->task) || lc->task == TASK_NESTED_HELLO)
+        return; /* reductions work in place by design; nested hello has no input */
     set_stage("case %d, reading inputs back", c);
     save_input_after(out, c, lc->task == TASK_VEC_SINE ? "x" : "a", lc->dev_a, lc->in_a_count);
     if (lc->dev_b)
@@ -394,11 +402,8 @@ static double time_end_to_end(const lab_variant *v, lab_case *lc)
     if (lc->dev_b)
         CUDA_CHECK(cudaMemcpy(lc->dev_b, lc->in_b, lc->in_b_count * 4, cudaMemcpyHostToDevice));
     launch_case(v, lc);
-    size_t count = (lc->task == TASK_REDUCE_INT || lc->task == TASK_REDUCE_FLOAT) ? lc->grid : lc->out_count;
-    void *host = malloc(count * lc->out_elem + 1);
-    if (!host)
-        fail(EXIT_CUDA, "out of host memory");
-    CUDA_CHECK(cudaMemcpy(host, lc->dev_out, count * lc->out_elem, cudaMemcpyDeviceToHost));
+    size_t count;
+    void *host = fetch_output(lc, &count);
     double total = 0;
     if (lc->task == TASK_REDUCE_INT)
         for (size_t i = 0; i < count; i++) total += ((const int *)host)[i];
@@ -442,7 +447,7 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
 #ifdef LAB_EMULATION
     write_emulator_counts(out, c);
 #endif
-    if (task == TASK_REDUCE_INT || task == TASK_REDUCE_FLOAT) {
+    if (is_reduction(task)) {
         snprintf(name, sizeof name, "c%d.%s", c, LABIO_GRID);
         labio_put_i64(out, name, lc.grid);
     }
@@ -473,14 +478,14 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
         for (int64_t r = 0; r < lc.repeats; r++) {
             set_stage("case %d, end-to-end run %lld", c, (long long)r + 1);
             trips[r] = time_end_to_end(v, &lc);
-            if (task == TASK_REDUCE_INT || task == TASK_REDUCE_FLOAT)
+            if (is_reduction(task))
                 cpu[r] = time_cpu_sum(&lc);
         }
         snprintf(name, sizeof name, "c%d.%s", c, LABIO_TIME_MS);
         labio_put(out, name, LABIO_F64, times, (uint64_t)lc.repeats);
         snprintf(name, sizeof name, "c%d.%s", c, LABIO_E2E_MS);
         labio_put(out, name, LABIO_F64, trips, (uint64_t)lc.repeats);
-        if (task == TASK_REDUCE_INT || task == TASK_REDUCE_FLOAT) {
+        if (is_reduction(task)) {
             snprintf(name, sizeof name, "c%d.%s", c, LABIO_CPU_MS);
             labio_put(out, name, LABIO_F64, cpu, (uint64_t)lc.repeats);
         }
