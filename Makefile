@@ -4,6 +4,7 @@
 #   make check LAB=03       check one lab (also: `make check` inside a lab folder)
 #   make solutions          check every reference solution, with the performance ladder
 #   make test               the project's own tests: every lab built, end-to-end checks, CUnit
+#   make doctor             what is installed, what is missing, which backend runs
 #   make textbook           the textbook's reduction kernels, timed, as a baseline
 #   make bench-emu          the CPU emulator's speed (traced accesses per second)
 #   make clean
@@ -15,7 +16,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-NVCC     ?= nvcc
+NVCC     ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc),nvcc)
 CC       ?= gcc
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
 BUILD    ?= build
@@ -73,18 +74,19 @@ CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
-.PHONY: help check solutions textbook bench-emu test build-labs build-solutions build-all clean tools
+.PHONY: help check solutions textbook bench-emu test build-labs build-solutions build-all clean tools doctor
 help:
 	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
 
+# What each target needs is installed (as root) or named in one line by tools/setup,
+# the one place that knows every dependency.
+SETUP_FEATURES := build $(if $(filter emu,$(BACKEND)),emu,gpu)
 tools:
-	@command -v $(CC) >/dev/null || { echo "$(CC) not found: sudo apt-get install -y build-essential"; exit 1; }
-ifeq ($(BACKEND),gpu)
-	@command -v $(NVCC) >/dev/null || { echo "nvcc not found: install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads) and put its bin/ on PATH"; exit 1; }
-else
-	@command -v clang++ >/dev/null && test -f /usr/include/boost/context/fiber.hpp && command -v llvm-symbolizer >/dev/null || \
-	  { echo "the CPU emulator needs clang, Boost.Context and llvm-symbolizer: sudo apt-get install -y clang llvm libboost-context-dev"; exit 1; }
-endif
+	@tools/setup $(SETUP_FEATURES)
+
+# What is installed, what is missing, and which backend `make` will use.
+doctor:
+	@tools/setup --doctor
 
 $(TARGET)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
@@ -147,8 +149,16 @@ textbook: $(CHECKER) $(TARGET)/checker/textbook/lab
 	$(ANNOUNCE)
 	@$(CHECKER) --tree checker --build $(TARGET)/checker --timed-only --ladder $(CHECK_ARGS) textbook
 
+# nvcc builds only where the CUDA Toolkit is installed (a machine with none runs the
+# rest, and says so).
+HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 test:
+	@tools/setup test
+ifeq ($(HAVE_NVCC),yes)
 	@$(MAKE) --no-print-directory BACKEND=gpu WERROR=1 build-all
+else
+	@echo "test: no nvcc here: the nvcc build of every lab is skipped (tools/setup --doctor)"
+endif
 	@$(MAKE) --no-print-directory BACKEND=emu WERROR=1 build-all
 	@BUILD=$(BUILD) tests/end_to_end.sh
 	@$(MAKE) --no-print-directory -C emu test
