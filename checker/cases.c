@@ -74,26 +74,26 @@ static int generate(const check_variant *v, check_case *c)
 {
     switch (v->task) {
     case TASK_VEC_SINE:
-        return (c->x = random_floats((size_t)c->n, -8.0f, 8.0f, c->seed)) ? 0 : -1;
+        return (c->x = random_floats((size_t)c->size.n, -8.0f, 8.0f, c->seed)) ? 0 : -1;
     case TASK_MAT_ADD:
-        c->a = random_floats((size_t)(c->rows * c->cols), -2.0f, 3.0f, c->seed);
-        c->b = random_floats((size_t)(c->rows * c->cols), -1.5f, 1.0f, c->seed + 1);
+        c->a = random_floats((size_t)(c->size.rows * c->size.cols), -2.0f, 3.0f, c->seed);
+        c->b = random_floats((size_t)(c->size.rows * c->size.cols), -1.5f, 1.0f, c->seed + 1);
         return c->a && c->b ? 0 : -1;
     case TASK_MATMUL:
-        c->a = random_floats((size_t)(c->m * c->k), -1.0f, 1.25f, c->seed);
-        c->b = random_floats((size_t)(c->k * c->n), -0.75f, 1.0f, c->seed + 1);
+        c->a = random_floats((size_t)(c->size.m * c->size.k), -1.0f, 1.25f, c->seed);
+        c->b = random_floats((size_t)(c->size.k * c->size.n), -0.75f, 1.0f, c->seed + 1);
         return c->a && c->b ? 0 : -1;
     case TASK_REDUCE_INT:
-        return (c->ints = random_ints((size_t)c->n, c->seed, c->dataset)) ? 0 : -1;
+        return (c->ints = random_ints((size_t)c->size.n, c->seed, c->dataset)) ? 0 : -1;
     case TASK_REDUCE_FLOAT:
         if (c->dataset == DATA_HALF) {
-            if (!(c->x = malloc((size_t)c->n * sizeof *c->x)))
+            if (!(c->x = malloc((size_t)c->size.n * sizeof *c->x)))
                 return -1;
-            for (long long i = 0; i < c->n; i++)
+            for (long long i = 0; i < c->size.n; i++)
                 c->x[i] = 0.5f;
             return 0;
         }
-        return (c->x = random_floats((size_t)c->n, -0.5f, 1.5f, c->seed)) ? 0 : -1;
+        return (c->x = random_floats((size_t)c->size.n, -0.5f, 1.5f, c->seed)) ? 0 : -1;
     case TASK_NESTED_HELLO:
         return 0;
     }
@@ -124,8 +124,8 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
         }
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
-            c->n = table[i].n;
-            c->block = table[i].block;
+            c->size.n = table[i].n;
+            c->size.block = table[i].block;
             if (i == count - 1) { /* the timed case: the textbook's data */
                 c->dataset = v->task == TASK_REDUCE_INT ? DATA_TEXTBOOK
                              : v->task == TASK_REDUCE_FLOAT ? DATA_HALF : DATA_RANDOM;
@@ -140,8 +140,8 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
         int count = emu ? COUNT(ADD_EMU) : COUNT(ADD_GPU);
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
-            c->rows = table[i].rows;
-            c->cols = table[i].cols;
+            c->size.rows = table[i].rows;
+            c->size.cols = table[i].cols;
             if (i == count - 1) {
                 c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
                 set->timed = i;
@@ -154,9 +154,9 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
         int count = emu ? COUNT(MATMUL_EMU) : COUNT(MATMUL_GPU);
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
-            c->m = table[i].m;
-            c->k = table[i].k;
-            c->n = table[i].n;
+            c->size.m = table[i].m;
+            c->size.k = table[i].k;
+            c->size.n = table[i].n;
             if (i == count - 1) {
                 c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
                 set->timed = i;
@@ -167,27 +167,45 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
     case TASK_NESTED_HELLO:
         for (int i = 0; i < COUNT(NESTED); i++) {
             check_case *c = add_case(set, seed);
-            c->threads = NESTED[i].n;
-            c->max_depth = NESTED[i].block;
+            c->size.threads = NESTED[i].n;
+            c->size.max_depth = NESTED[i].block;
         }
         break;
+    }
+    if (set->timed >= 0) {
+        set->timing = set->cases[set->timed];
+        set->timing.seed = set->timing.seed * 6364136223846793005ull + 1442695040888963407ull;
+        if (set->timing.dataset == DATA_HALF) /* every value 0.5 would make both sets equal */
+            set->timing.dataset = DATA_RANDOM;
     }
     for (int i = 0; i < set->count; i++)
         if (generate(v, &set->cases[i]) != 0) {
             cases_free(set);
             return -1;
         }
+    if (set->timed >= 0 && generate(v, &set->timing) != 0) {
+        cases_free(set);
+        return -1;
+    }
     return 0;
+}
+
+static void free_inputs(check_case *c)
+{
+    free(c->x);
+    free(c->a);
+    free(c->b);
+    free(c->ints);
+    c->x = c->a = c->b = NULL;
+    c->ints = NULL;
 }
 
 void cases_free(check_case_set *set)
 {
-    for (int i = 0; i < set->count; i++) {
-        free(set->cases[i].x);
-        free(set->cases[i].a);
-        free(set->cases[i].b);
-        free(set->cases[i].ints);
-    }
+    for (int i = 0; i < set->count; i++)
+        free_inputs(&set->cases[i]);
+    if (set->timed >= 0)
+        free_inputs(&set->timing);
     memset(set, 0, sizeof *set);
 }
 
@@ -196,69 +214,58 @@ void cases_keep_timed(check_case_set *set)
     if (set->timed < 0)
         return;
     for (int i = 0; i < set->count; i++)
-        if (i != set->timed) {
-            free(set->cases[i].x);
-            free(set->cases[i].a);
-            free(set->cases[i].b);
-            free(set->cases[i].ints);
-        }
+        if (i != set->timed)
+            free_inputs(&set->cases[i]);
     set->cases[0] = set->cases[set->timed];
     set->count = 1;
     set->timed = 0;
 }
 
-static int put_param(FILE *f, int c, const char *key, long long value)
+/* The case's input array i, as the task's table (LAB_TASKS) lists them. */
+static const void *input_data(const check_variant *v, const check_case *c, int i)
 {
-    char name[LABIO_NAME_MAX];
-    snprintf(name, sizeof name, "c%d.%s", c, key);
-    return labio_put_i64(f, name, value);
+    switch (v->task) {
+    case TASK_REDUCE_INT: return c->ints;
+    case TASK_VEC_SINE:
+    case TASK_REDUCE_FLOAT: return c->x;
+    default: return i == 0 ? c->a : c->b;
+    }
 }
 
-static int put_array(FILE *f, int c, const char *key, labio_type type, const void *data, long long count)
+static int put_inputs(FILE *f, const check_variant *v, const check_case *c, int index, const char *prefix)
 {
-    char name[LABIO_NAME_MAX];
-    snprintf(name, sizeof name, "c%d.%s", c, key);
-    return labio_put(f, name, type, data, (uint64_t)count);
+    const lab_task_info *info = lab_task_find(v->task);
+    char key[LABIO_NAME_MAX];
+    int err = 0;
+    for (int i = 0; i < info->input_count; i++) {
+        const lab_array *array = &info->inputs[i];
+        snprintf(key, sizeof key, "%s%s", prefix, array->key);
+        err |= labio_put_case(f, index, key, array->elem == LAB_ELEM_I32 ? LABIO_I32 : LABIO_F32,
+                              input_data(v, c, i), (uint64_t)array->count(&c->size));
+    }
+    return err;
 }
 
 int cases_write_input(const check_variant *v, const check_case_set *set, const char *path)
 {
-    FILE *f = labio_create(path);
+    const lab_task_info *info = lab_task_find(v->task);
+    FILE *f;
     int err = 0;
-    if (!f)
+    if (!info || !(f = labio_create(path)))
         return -1;
     err |= labio_put_i64(f, LABIO_TASK, v->task);
     err |= labio_put_i64(f, LABIO_CASES, set->count);
     for (int i = 0; i < set->count; i++) {
         const check_case *c = &set->cases[i];
-        err |= put_param(f, i, "repeats", c->repeats);
-        switch (v->task) {
-        case TASK_VEC_SINE:
-            err |= put_param(f, i, "n", c->n) | put_param(f, i, "block", c->block);
-            err |= put_array(f, i, "x", LABIO_F32, c->x, c->n);
-            break;
-        case TASK_MAT_ADD:
-            err |= put_param(f, i, "rows", c->rows) | put_param(f, i, "cols", c->cols);
-            err |= put_array(f, i, "a", LABIO_F32, c->a, c->rows * c->cols);
-            err |= put_array(f, i, "b", LABIO_F32, c->b, c->rows * c->cols);
-            break;
-        case TASK_MATMUL:
-            err |= put_param(f, i, "m", c->m) | put_param(f, i, "k", c->k) | put_param(f, i, "n", c->n);
-            err |= put_array(f, i, "a", LABIO_F32, c->a, c->m * c->k);
-            err |= put_array(f, i, "b", LABIO_F32, c->b, c->k * c->n);
-            break;
-        case TASK_REDUCE_INT:
-            err |= put_param(f, i, "n", c->n) | put_param(f, i, "block", c->block);
-            err |= put_array(f, i, "data", LABIO_I32, c->ints, c->n);
-            break;
-        case TASK_REDUCE_FLOAT:
-            err |= put_param(f, i, "n", c->n) | put_param(f, i, "block", c->block);
-            err |= put_array(f, i, "data", LABIO_F32, c->x, c->n);
-            break;
-        case TASK_NESTED_HELLO:
-            err |= put_param(f, i, "threads", c->threads) | put_param(f, i, "max_depth", c->max_depth);
-            break;
-        }
+        err |= labio_put_case_i64(f, i, LABIO_REPEATS, c->repeats);
+#define PUT_SIZE(key)                                                                                            \
+    if (info->size_keys & LAB_SIZE(key))                                                                         \
+        err |= labio_put_case_i64(f, i, #key, c->size.key);
+        LAB_SIZE_KEYS(PUT_SIZE)
+#undef PUT_SIZE
+        err |= put_inputs(f, v, c, i, "");
+        if (c->repeats > 0)
+            err |= put_inputs(f, v, i == set->timed ? &set->timing : c, i, LABIO_TIMING_PREFIX);
     }
     if (fclose(f) != 0)
         err = -1;
@@ -267,10 +274,16 @@ int cases_write_input(const check_variant *v, const check_case_set *set, const c
 
 void cases_describe(const check_variant *v, const check_case *c, char *out, size_t size)
 {
-    switch (v->task) {
-    case TASK_MAT_ADD: snprintf(out, size, "%lldx%lld", c->rows, c->cols); break;
-    case TASK_MATMUL: snprintf(out, size, "m=%lld k=%lld n=%lld", c->m, c->k, c->n); break;
-    case TASK_NESTED_HELLO: snprintf(out, size, "threads=%lld max_depth=%lld", c->threads, c->max_depth); break;
-    default: snprintf(out, size, "n=%lld block=%lld", c->n, c->block); break;
+    if (v->task == TASK_MAT_ADD) { /* the way a matrix is named */
+        snprintf(out, size, "%lldx%lld", c->size.rows, c->size.cols);
+        return;
     }
+    const lab_task_info *info = lab_task_find(v->task);
+    size_t used = 0;
+    out[0] = '\0';
+#define DESCRIBE_SIZE(key)                                                                                       \
+    if (info && (info->size_keys & LAB_SIZE(key)) && used < size)                                                \
+        used += (size_t)snprintf(out + used, size - used, "%s%s=%lld", used ? " " : "", #key, c->size.key);
+    LAB_SIZE_KEYS(DESCRIBE_SIZE)
+#undef DESCRIBE_SIZE
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab_tasks.h"
 #include "labs.h"
 
 typedef enum {
@@ -15,7 +16,8 @@ typedef enum {
 } check_dataset;
 
 typedef struct {
-    long long n, block, rows, cols, m, k, threads, max_depth, repeats;
+    lab_sizes size;
+    long long repeats;
     check_dataset dataset;
     uint64_t seed;
     /* inputs, owned by the case */
@@ -29,6 +31,9 @@ typedef struct {
     check_case cases[CHECK_MAX_CASES];
     int count;
     int timed; /* index of the case whose times are reported, -1 if none */
+    /* The timed case's sizes with other inputs: the timed runs use these, so a result
+     * kept from the first run is wrong for them. */
+    check_case timing;
 } check_case_set;
 
 typedef enum { BACKEND_GPU, BACKEND_EMU } check_backend;

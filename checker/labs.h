@@ -13,6 +13,8 @@ typedef struct {
     model_kernel model;
     int unroll;         /* reductions: data blocks each thread block folds */
     int tile;           /* 2-D kernels: tile width or block side */
+    int legacy_warp_sync; /* taught as the legacy volatile last warp: a warp exchange without
+                             __syncwarp() is reported as a known hazard, not a failure */
 } check_variant;
 
 #define CHECK_MAX_VARIANTS 8

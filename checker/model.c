@@ -196,11 +196,11 @@ static int block_classes(long long full, long long total, uint64_t period, block
 static void sine_block(const model_params *p, long long b, tally *t)
 {
     uint64_t eb = (uint64_t)p->elem_bytes;
-    for (long long w0 = 0; w0 < p->block; w0 += WARP) {
+    for (long long w0 = 0; w0 < p->size.block; w0 += WARP) {
         lanes x = {0, {0}}, y = {0, {0}};
-        for (long long tid = w0; tid < w0 + WARP && tid < p->block; tid++) {
-            long long i = b * p->block + tid;
-            if (i < p->n) {
+        for (long long tid = w0; tid < w0 + WARP && tid < p->size.block; tid++) {
+            long long i = b * p->size.block + tid;
+            if (i < p->size.n) {
                 add_lane(&x, BASE_IN0 + (uint64_t)i * eb);
                 add_lane(&y, BASE_OUT + (uint64_t)i * eb);
             }
@@ -243,9 +243,9 @@ static int pair_of(int kind, long long tid, long long s, long long count, long l
 static void tree_step(const model_params *p, uint64_t dbase, int kind, long long s, long long count, tally *t)
 {
     uint64_t eb = (uint64_t)p->elem_bytes;
-    for (long long w0 = 0; w0 < p->block; w0 += WARP) {
+    for (long long w0 = 0; w0 < p->size.block; w0 += WARP) {
         lanes a = {0, {0}}, b = {0, {0}};
-        for (long long tid = w0; tid < w0 + WARP && tid < p->block; tid++) {
+        for (long long tid = w0; tid < w0 + WARP && tid < p->size.block; tid++) {
             long long i0 = 0, i1 = 0;
             if (pair_of(kind, tid, s, count, &i0, &i1)) {
                 add_lane(&a, dbase + (uint64_t)i0 * eb);
@@ -268,7 +268,7 @@ static int folds(model_kernel k)
 static void reduce_block(const model_params *p, long long unroll, long long b, tally *t)
 {
     uint64_t eb = (uint64_t)p->elem_bytes;
-    long long block = p->block, n = p->n;
+    long long block = p->size.block, n = p->size.n;
     long long first = b * block * unroll;
     long long count = n - first < block ? n - first : block; /* folded elements this block owns */
     uint64_t dbase = BASE_IN0 + (uint64_t)first * eb;
@@ -355,8 +355,8 @@ static void mat_add_block(const model_params *p, long long bx, long long by, tal
         lanes a = {0, {0}}, b = {0, {0}}, c = {0, {0}};
         for (long long th = w0; th < w0 + WARP && th < threads; th++) {
             long long col = bx * tile + th % tile, row = by * tile + th / tile;
-            if (row < p->rows && col < p->cols) {
-                uint64_t off = (uint64_t)(row * p->cols + col) * eb;
+            if (row < p->size.rows && col < p->size.cols) {
+                uint64_t off = (uint64_t)(row * p->size.cols + col) * eb;
                 add_lane(&a, BASE_IN0 + off);
                 add_lane(&b, BASE_IN1 + off);
                 add_lane(&c, BASE_OUT + off);
@@ -372,7 +372,7 @@ static void matmul_block(const model_params *p, long long bx, long long by, tall
 {
     uint64_t eb = (uint64_t)p->elem_bytes;
     long long tile = p->tile, threads = tile * tile;
-    long long m = p->m, n = p->n, k = p->k;
+    long long m = p->size.m, n = p->size.n, k = p->size.k;
     long long full_phases = k / tile;
     for (long long w0 = 0; w0 < threads; w0 += WARP) {
         lanes a = {0, {0}}, b = {0, {0}}, c = {0, {0}}, a_last = {0, {0}}, b_last = {0, {0}};
@@ -425,12 +425,12 @@ static int valid(const model_params *p)
         return 0;
     switch (p->kernel) {
     case MODEL_VEC_SINE:
-        return p->block >= 1 && p->block <= MAX_THREADS && p->n >= 0;
+        return p->size.block >= 1 && p->size.block <= MAX_THREADS && p->size.n >= 0;
     case MODEL_MAT_ADD:
-        return p->tile >= 1 && p->tile * p->tile <= MAX_THREADS && p->rows >= 0 && p->cols >= 0;
+        return p->tile >= 1 && p->tile * p->tile <= MAX_THREADS && p->size.rows >= 0 && p->size.cols >= 0;
     case MODEL_MATMUL_NAIVE:
     case MODEL_MATMUL_TILED:
-        return p->tile >= 1 && p->tile * p->tile <= MAX_THREADS && p->m >= 0 && p->n >= 0 && p->k >= 0;
+        return p->tile >= 1 && p->tile * p->tile <= MAX_THREADS && p->size.m >= 0 && p->size.n >= 0 && p->size.k >= 0;
     case MODEL_REDUCE_NEIGHBORED:
     case MODEL_REDUCE_NEIGHBORED_LESS:
     case MODEL_REDUCE_INTERLEAVED:
@@ -439,7 +439,7 @@ static int valid(const model_params *p)
     case MODEL_REDUCE_COMPLETE_UNROLL:
     case MODEL_REDUCE_SYNCWARP:
     case MODEL_REDUCE_SHUFFLE:
-        return p->block >= 1 && p->block <= MAX_THREADS && p->n >= 0 && (!folds(p->kernel) || p->unroll >= 1);
+        return p->size.block >= 1 && p->size.block <= MAX_THREADS && p->size.n >= 0 && (!folds(p->kernel) || p->unroll >= 1);
     default:
         return 0;
     }
@@ -460,16 +460,16 @@ int model_traffic(const model_params *p, model_counts *out)
 
     switch (p->kernel) {
     case MODEL_VEC_SINE: {
-        long long grid = ceil_div_ll(p->n, p->block);
-        int nx = block_classes(p->n / p->block, grid, period_of((uint64_t)p->block * eb), xs);
+        long long grid = ceil_div_ll(p->size.n, p->size.block);
+        int nx = block_classes(p->size.n / p->size.block, grid, period_of((uint64_t)p->size.block * eb), xs);
         for (int i = 0; i < nx; i++) {
             tally t;
             memset(&t, 0, sizeof t);
             sine_block(p, xs[i].rep, &t);
             tally_add(&total, &t, xs[i].mult);
         }
-        out->dram_bytes_min = 2 * (uint64_t)p->n * eb;
-        out->flops = (uint64_t)p->n;
+        out->dram_bytes_min = 2 * (uint64_t)p->size.n * eb;
+        out->flops = (uint64_t)p->size.n;
         break;
     }
     case MODEL_MAT_ADD:
@@ -477,11 +477,11 @@ int model_traffic(const model_params *p, model_counts *out)
     case MODEL_MATMUL_TILED: {
         int is_add = p->kernel == MODEL_MAT_ADD;
         long long tile = p->tile;
-        long long width = is_add ? p->cols : p->n, height = is_add ? p->rows : p->m;
+        long long width = is_add ? p->size.cols : p->size.n, height = is_add ? p->size.rows : p->size.m;
         uint64_t px = period_of((uint64_t)tile * eb); /* bx + 1: columns move tile elements */
-        uint64_t py = is_add ? period_of((uint64_t)(tile * p->cols) * eb) /* by + 1: tile rows of A, B, C */
-                             : max_u64(period_of((uint64_t)(tile * p->k) * eb),  /* rows of A */
-                                       period_of((uint64_t)(tile * p->n) * eb)); /* rows of C */
+        uint64_t py = is_add ? period_of((uint64_t)(tile * p->size.cols) * eb) /* by + 1: tile rows of A, B, C */
+                             : max_u64(period_of((uint64_t)(tile * p->size.k) * eb),  /* rows of A */
+                                       period_of((uint64_t)(tile * p->size.n) * eb)); /* rows of C */
         int nx = block_classes(width / tile, ceil_div_ll(width, tile), px, xs);
         int ny = block_classes(height / tile, ceil_div_ll(height, tile), py, ys);
         for (int j = 0; j < ny; j++)
@@ -495,10 +495,10 @@ int model_traffic(const model_params *p, model_counts *out)
                 tally_add(&total, &t, xs[i].mult * ys[j].mult);
             }
         if (is_add) {
-            out->dram_bytes_min = 3 * (uint64_t)p->rows * (uint64_t)p->cols * eb;
-            out->flops = (uint64_t)p->rows * (uint64_t)p->cols;
+            out->dram_bytes_min = 3 * (uint64_t)p->size.rows * (uint64_t)p->size.cols * eb;
+            out->flops = (uint64_t)p->size.rows * (uint64_t)p->size.cols;
         } else {
-            uint64_t m = (uint64_t)p->m, n = (uint64_t)p->n, k = (uint64_t)p->k;
+            uint64_t m = (uint64_t)p->size.m, n = (uint64_t)p->size.n, k = (uint64_t)p->size.k;
             out->dram_bytes_min = (m * k + k * n + m * n) * eb;
             out->flops = 2 * m * n * k;
         }
@@ -506,18 +506,18 @@ int model_traffic(const model_params *p, model_counts *out)
     }
     default: { /* the reductions */
         long long unroll = folds(p->kernel) ? p->unroll : 1;
-        long long span = p->block * unroll; /* elements each block owns */
-        long long grid = ceil_div_ll(p->n, span);
+        long long span = p->size.block * unroll; /* elements each block owns */
+        long long grid = ceil_div_ll(p->size.n, span);
         uint64_t period = max_u64(period_of((uint64_t)span * eb), period_of(eb)); /* data, block_sums */
-        int nx = block_classes(p->n / span, grid, period, xs);
+        int nx = block_classes(p->size.n / span, grid, period, xs);
         for (int i = 0; i < nx; i++) {
             tally t;
             memset(&t, 0, sizeof t);
             reduce_block(p, unroll, xs[i].rep, &t);
             tally_add(&total, &t, xs[i].mult);
         }
-        out->dram_bytes_min = ((uint64_t)p->n + (uint64_t)grid) * eb;
-        out->flops = p->n > 0 ? (uint64_t)p->n - 1 : 0;
+        out->dram_bytes_min = ((uint64_t)p->size.n + (uint64_t)grid) * eb;
+        out->flops = p->size.n > 0 ? (uint64_t)p->size.n - 1 : 0;
         break;
     }
     }

@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+#include "lab_tasks.h"
+
 typedef enum {
     MODEL_NONE = 0,
     MODEL_VEC_SINE,               /* y[i] = sinf(x[i]), 1-D */
@@ -42,10 +44,7 @@ typedef struct {
     int elem_bytes;    /* 4 for int and float */
     int unroll;        /* reductions: data blocks folded per thread block (1 = none) */
     int tile;          /* matmul/mat_add: tile width or block side */
-    long long n;       /* 1-D length; matmul: columns of B and C */
-    long long block;   /* 1-D block size */
-    long long rows, cols; /* mat_add */
-    long long m, k;       /* matmul: A is m x k, B is k x n */
+    lab_sizes size;    /* the case: n and block (1-D), rows and cols (mat_add), m, k, n (matmul) */
 } model_params;
 
 typedef struct {

@@ -7,21 +7,10 @@
 
 #include "run.h"
 
-/* Metric names as in ../shared/ANCHORS.md, each mapped to a measured field. */
-static const struct {
-    const char *metric;
-    unsigned field;
-} METRICS[] = {
-    {"smsp__sass_inst_executed_op_global_ld.sum", MEASURED_GLD_INST},
-    {"smsp__sass_inst_executed_op_global_st.sum", MEASURED_GST_INST},
-    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", MEASURED_GLD_SECTORS},
-    {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", MEASURED_GST_SECTORS},
-    {"dram__bytes_read.sum", MEASURED_DRAM_READ},
-    {"dram__bytes_write.sum", MEASURED_DRAM_WRITE},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", MEASURED_BANK_CONFLICTS},
-    {"smsp__sass_average_branch_targets_threads_uniform.pct", MEASURED_BRANCH_UNIFORMITY},
-};
-#define METRIC_COUNT (sizeof METRICS / sizeof METRICS[0])
+/* The counters come from the kit's one list (COUNTERS, common/lab_counters.h); branch
+ * uniformity is a percentage, averaged over the kernels, not a count. The metric names
+ * are those of tests/fixtures/ncu-sm90.csv, measured on an H100. */
+#define BRANCH_UNIFORMITY_METRIC "smsp__sass_average_branch_targets_threads_uniform.pct"
 
 /* Splits one CSV line into fields in place (quotes removed). Returns the count. */
 static int split_csv(char *line, char **fields, int max)
@@ -96,35 +85,27 @@ int profile_parse_csv(const char *path, measured_counts *out)
         }
         if (name_col >= count || value_col >= count)
             continue;
-        for (size_t m = 0; m < METRIC_COUNT; m++) {
-            if (strcmp(fields[name_col], METRICS[m].metric) != 0)
-                continue;
-            char *end;
-            double value = parse_number_end(fields[value_col], &end);
-            if (end == NULL)
-                break; /* "n/a": this metric does not apply to the kernel */
-            switch (METRICS[m].field) {
-            case MEASURED_GLD_INST: out->gld_inst += (uint64_t)value; break;
-            case MEASURED_GST_INST: out->gst_inst += (uint64_t)value; break;
-            case MEASURED_GLD_SECTORS: out->gld_sectors += (uint64_t)value; break;
-            case MEASURED_GST_SECTORS: out->gst_sectors += (uint64_t)value; break;
-            case MEASURED_DRAM_READ: out->dram_read_bytes += (uint64_t)value; break;
-            case MEASURED_DRAM_WRITE: out->dram_write_bytes += (uint64_t)value; break;
-            case MEASURED_BANK_CONFLICTS: out->shared_bank_conflicts += (uint64_t)value; break;
-            case MEASURED_BRANCH_UNIFORMITY:
-                uniformity_sum += value;
-                uniformity_kernels++;
-                break;
-            }
-            out->present |= METRICS[m].field;
+        char *end;
+        double value = parse_number_end(fields[value_col], &end);
+        if (end == NULL)
+            continue; /* "n/a": this metric does not apply to the kernel */
+        if (strcmp(fields[name_col], BRANCH_UNIFORMITY_METRIC) == 0) {
+            uniformity_sum += value;
+            uniformity_kernels++;
+            continue;
         }
+        for (int i = 0; i < LAB_COUNTER_COUNT; i++)
+            if (COUNTERS[i].metric && strcmp(fields[name_col], COUNTERS[i].metric) == 0)
+                measured_add(out, i, (uint64_t)value);
     }
     (void)id_col;
     fclose(f);
-    if (uniformity_kernels > 0)
+    if (uniformity_kernels > 0) {
         out->branch_uniformity_pct = uniformity_sum / uniformity_kernels;
+        out->has_branch_uniformity = 1;
+    }
     snprintf(out->source, sizeof out->source, "ncu");
-    return out->present ? 0 : -1;
+    return out->present || out->has_branch_uniformity ? 0 : -1;
 }
 
 int profile_variant(const char *program, const char *input, const char *output, const char *variant,
@@ -135,28 +116,16 @@ int profile_variant(const char *program, const char *input, const char *output, 
     run_result result;
     char why[256];
 
-    for (size_t m = 0; m < METRIC_COUNT; m++) {
-        strcat(metrics, m ? "," : "");
-        strcat(metrics, METRICS[m].metric);
-    }
+    for (int i = 0; i < LAB_COUNTER_COUNT; i++)
+        if (COUNTERS[i].metric) {
+            strcat(metrics, metrics[0] ? "," : "");
+            strcat(metrics, COUNTERS[i].metric);
+        }
+    strcat(metrics, "," BRANCH_UNIFORMITY_METRIC);
     if (ncu_env && *ncu_env)
         snprintf(ncu, sizeof ncu, "%s", ncu_env);
-    else {
-        /* execv needs a path: look ncu up in PATH. */
-        const char *path = getenv("PATH");
-        char dir[4096];
-        while (path && *path) {
-            size_t len = strcspn(path, ":");
-            snprintf(dir, sizeof dir, "%.*s/ncu", (int)len, path);
-            FILE *probe = fopen(dir, "r");
-            if (probe) {
-                fclose(probe);
-                snprintf(ncu, sizeof ncu, "%s", dir);
-                break;
-            }
-            path += len + (path[len] == ':');
-        }
-    }
+    else
+        find_program("ncu", ncu, sizeof ncu);
     snprintf(csv, sizeof csv, "%s/ncu-%s.csv", workdir, variant);
     snprintf(log, sizeof log, "%s/ncu-%s.log", workdir, variant);
     char *argv[] = {ncu, "--csv", "--clock-control", "none", "--metrics", metrics, (char *)program, "--input",

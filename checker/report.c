@@ -21,6 +21,40 @@ static void print_rate(FILE *out, const char *format, double value, int width)
         fprintf(out, "%*s", width, "-");
 }
 
+static int emulated(const run_report *run) { return strcmp(run->backend, "emu") == 0; }
+
+/* What the emulator counts exactly, in place of rates from CPU times: sectors per
+ * global request (4 for 32 coalesced ints, 32 for a strided warp), the share of the
+ * fetched bytes that lanes asked for, the share of lanes active per warp access. */
+static double sectors_per_request(const measured_counts *m)
+{
+    uint64_t requests = m->gld_inst + m->gst_inst;
+    return requests ? (double)(m->gld_sectors + m->gst_sectors) / (double)requests : -1;
+}
+static double coalescing_pct(const measured_counts *m)
+{
+    uint64_t fetched = 32 * (m->gld_sectors + m->gst_sectors);
+    return fetched ? 100.0 * (double)(m->gld_bytes + m->gst_bytes) / (double)fetched : -1;
+}
+static double lanes_active_pct(const measured_counts *m)
+{
+    return m->lane_slots ? 100.0 * (double)m->active_lanes / (double)m->lane_slots : -1;
+}
+
+static void print_emulated_row(FILE *out, const kernel_report *k)
+{
+    const measured_counts *m = &k->measured;
+    if (!MEASURED_HAS(m, gld_inst) || !MEASURED_HAS(m, lane_slots)) {
+        fprintf(out, " %10s %9s %9s %9s %9s  %-24s\n", "-", "-", "-", "-", "-", k->size);
+        return;
+    }
+    fprintf(out, " %10llu", (unsigned long long)m->gld_inst);
+    print_rate(out, " %9.2f", sectors_per_request(m), 10);
+    print_rate(out, " %8.1f%%", coalescing_pct(m), 10);
+    print_rate(out, " %8.1f%%", lanes_active_pct(m), 10);
+    fprintf(out, " %9llu  %-24s\n", (unsigned long long)m->shared_bank_conflicts, k->size);
+}
+
 static void print_count(FILE *out, int has, uint64_t value)
 {
     if (has)
@@ -45,11 +79,11 @@ static void print_ratios(FILE *out, const kernel_report *k)
     if (!k->has_model)
         return;
     fprintf(out, "  %-18s", "  ratio");
-    print_ratio(out, m->present & MEASURED_GLD_INST, m->gld_inst, k->model.gld_inst);
-    print_ratio(out, m->present & MEASURED_GST_INST, m->gst_inst, k->model.gst_inst);
-    print_ratio(out, m->present & MEASURED_GLD_SECTORS, m->gld_sectors, k->model.gld_sectors);
-    print_ratio(out, m->present & MEASURED_GST_SECTORS, m->gst_sectors, k->model.gst_sectors);
-    print_ratio(out, (m->present & MEASURED_DRAM_READ) && (m->present & MEASURED_DRAM_WRITE),
+    print_ratio(out, MEASURED_HAS(m, gld_inst), m->gld_inst, k->model.gld_inst);
+    print_ratio(out, MEASURED_HAS(m, gst_inst), m->gst_inst, k->model.gst_inst);
+    print_ratio(out, MEASURED_HAS(m, gld_sectors), m->gld_sectors, k->model.gld_sectors);
+    print_ratio(out, MEASURED_HAS(m, gst_sectors), m->gst_sectors, k->model.gst_sectors);
+    print_ratio(out, MEASURED_HAS(m, dram_read_bytes) && MEASURED_HAS(m, dram_write_bytes),
                 m->dram_read_bytes + m->dram_write_bytes, k->model.dram_bytes_min);
     fprintf(out, "\n");
 }
@@ -65,7 +99,7 @@ static void print_matmul_models(FILE *out, const lab_report *lab, int colour)
         const kernel_report *k = &lab->kernels[i];
         if (!k->has_model || k->variant->task != TASK_MATMUL)
             continue;
-        long long n = k->params.m; /* the timed case is square */
+        long long n = k->params.size.m; /* the timed case is square */
         if (k->variant->model == MODEL_MATMUL_NAIVE) {
             fprintf(out, "  %sseed latency model, N = %lld: naive = 2000*N + 1000 = %.0f cycles per element%s\n",
                     paint(colour, DIM), n, seed_cycles_naive(n), paint(colour, RESET));
@@ -86,14 +120,20 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
 {
     fprintf(out, "\n%s%s  %s%s   [%s: %s]\n", paint(colour, BOLD), lab->lab->dir, lab->lab->title,
             paint(colour, RESET), run->backend, run->device);
-    fprintf(out, "  %-18s %-6s %10s %10s %9s %7s  %-24s\n", "kernel", "result", "time ms", "GB/s", "GFLOP/s",
-            "% peak", "timed size");
+    if (emulated(run))
+        fprintf(out, "  %-18s %-6s %10s %9s %9s %9s %9s  %-24s\n", "kernel", "result", "ld inst", "sect/req",
+                "used/fetch", "lanes on", "bank cfl", "timed size (emulated: exact counts, no GPU times)");
+    else
+        fprintf(out, "  %-18s %-6s %10s %10s %9s %7s  %-24s\n", "kernel", "result", "time ms", "GB/s", "GFLOP/s",
+                "% peak", "timed size");
     for (int i = 0; i < lab->count; i++) {
         const kernel_report *k = &lab->kernels[i];
         const char *verdict = !k->ran ? "SKIP" : k->correct ? "PASS" : "FAIL";
         fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
                 paint(colour, RESET));
-        if (k->correct && k->time_ms >= 0) {
+        if (emulated(run))
+            print_emulated_row(out, k);
+        else if (k->correct && k->time_ms >= 0) {
             fprintf(out, " %10.4f", k->time_ms);
             print_rate(out, " %10.1f", k->gbps, 11);
             print_rate(out, " %9.1f", k->gflops, 10);
@@ -103,7 +143,8 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         else
             fprintf(out, " %10s %10s %9s %7s  %-24s\n", "-", "-", "-", "-", k->size);
         if (!k->correct && k->message[0])
-            fprintf(out, "      %s%s%s\n", paint(colour, RED), k->message, paint(colour, RESET));
+            fprintf(out, "      %s%s: %s%s\n", paint(colour, RED), verdict_name(k->verdict), k->message,
+                    paint(colour, RESET));
         for (const char *w = k->warnings; *w;) { /* one line each, indented */
             size_t len = strcspn(w, "\n");
             fprintf(out, "      %s%.*s%s\n", paint(colour, YELLOW), (int)len, w, paint(colour, RESET));
@@ -112,7 +153,7 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
     }
     /* Kernel time against the whole trip and the CPU: when copies dominate. */
     int trips = 0;
-    for (int i = 0; i < lab->count; i++)
+    for (int i = 0; i < lab->count && !emulated(run); i++)
         trips |= lab->kernels[i].correct && lab->kernels[i].e2e_ms >= 0;
     if (trips) {
         fprintf(out, "  %stime of the timed case: the kernel alone, the whole trip (copy in, kernel, copy out%s),"
@@ -145,17 +186,17 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         fprintf(out, "\n");
         if (m->present) {
             fprintf(out, "  %-18s", m->source);
-            print_count(out, m->present & MEASURED_GLD_INST, m->gld_inst);
-            print_count(out, m->present & MEASURED_GST_INST, m->gst_inst);
-            print_count(out, m->present & MEASURED_GLD_SECTORS, m->gld_sectors);
-            print_count(out, m->present & MEASURED_GST_SECTORS, m->gst_sectors);
-            print_count(out, (m->present & MEASURED_DRAM_READ) && (m->present & MEASURED_DRAM_WRITE),
+            print_count(out, MEASURED_HAS(m, gld_inst), m->gld_inst);
+            print_count(out, MEASURED_HAS(m, gst_inst), m->gst_inst);
+            print_count(out, MEASURED_HAS(m, gld_sectors), m->gld_sectors);
+            print_count(out, MEASURED_HAS(m, gst_sectors), m->gst_sectors);
+            print_count(out, MEASURED_HAS(m, dram_read_bytes) && MEASURED_HAS(m, dram_write_bytes),
                          m->dram_read_bytes + m->dram_write_bytes);
-            if (m->present & MEASURED_BRANCH_UNIFORMITY)
+            if (m->has_branch_uniformity)
                 fprintf(out, "  branch uniformity %.2f%%", m->branch_uniformity_pct);
             fprintf(out, "\n");
             print_ratios(out, k);
-            if ((m->present & MEASURED_LANES) && m->lane_slots > 0)
+            if (MEASURED_HAS(m, lane_slots) && m->lane_slots > 0)
                 fprintf(out, "  %-18s %.1f%% of lanes active per warp access; shared ld/st %llu/%llu, bank conflicts "
                              "%llu; busiest thread %llu loads, %llu stores\n",
                         "", 100.0 * (double)m->active_lanes / (double)m->lane_slots,
@@ -165,6 +206,8 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         }
     }
     print_matmul_models(out, lab, colour);
+    if (lab->count > 0 && lab->kernels[0].checks[0])
+        fprintf(out, "  %schecks: %s%s\n", paint(colour, DIM), lab->kernels[0].checks, paint(colour, RESET));
     if (!lab->correct && lab->todos[0])
         fprintf(out, "  %sunfinished in %s:%s\n%s", paint(colour, BOLD), lab->lab->source, paint(colour, RESET),
                 lab->todos);
@@ -172,8 +215,51 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             lab->correct ? "all kernels correct" : "not all kernels correct yet", paint(colour, RESET));
 }
 
+/* The emulator's ladder: what each kernel moves, counted exactly, against the first of its lab. */
+static void print_emulated_ladder(FILE *out, const run_report *run, int colour)
+{
+    fprintf(out, "\n%sTraffic ladder%s (emulated: exact warp-level counts of the timed case; GPU times come from a "
+                 "GPU run, see docs/results/)\n",
+            paint(colour, BOLD), paint(colour, RESET));
+    fprintf(out, "  %ssect/req: 32-byte sectors per warp request (4 for 32 adjacent ints, 32 when every lane needs "
+                 "its own); used/fetch: bytes the lanes asked for per byte fetched (over 100%%: lanes share words, "
+                 "one sector serves several); lanes on: active lanes per warp access (below 100%%: divergence)%s\n",
+            paint(colour, DIM), paint(colour, RESET));
+    fprintf(out, "  %-26s %-18s %10s %9s %9s %9s %9s %10s\n", "lab", "kernel", "ld inst", "sect/req", "used/fetch",
+            "lanes on", "bank cfl", "loads vs 1st");
+    for (int l = 0; l < run->count; l++) {
+        const lab_report *lab = &run->labs[l];
+        uint64_t first = 0;
+        for (int i = 0; i < lab->count; i++) {
+            const kernel_report *k = &lab->kernels[i];
+            const measured_counts *m = &k->measured;
+            if (!k->correct || !MEASURED_HAS(m, gld_inst) || !MEASURED_HAS(m, lane_slots)) {
+                fprintf(out, "  %-26s %-18s %10s\n", i == 0 ? lab->lab->dir : "", k->variant->name,
+                        k->ran ? (k->correct ? "-" : "FAIL") : "SKIP");
+                continue;
+            }
+            if (!first)
+                first = m->gld_inst;
+            fprintf(out, "  %-26s %-18s %10llu", i == 0 ? lab->lab->dir : "", k->variant->name,
+                    (unsigned long long)m->gld_inst);
+            print_rate(out, " %9.2f", sectors_per_request(m), 10);
+            print_rate(out, " %8.1f%%", coalescing_pct(m), 10);
+            print_rate(out, " %8.1f%%", lanes_active_pct(m), 10);
+            fprintf(out, " %9llu", (unsigned long long)m->shared_bank_conflicts);
+            if (m->gld_inst && first)
+                fprintf(out, " %9.2fx\n", (double)first / (double)m->gld_inst);
+            else
+                fprintf(out, " %10s\n", "-");
+        }
+    }
+}
+
 void report_print_ladder(FILE *out, const run_report *run, int colour)
 {
+    if (emulated(run)) {
+        print_emulated_ladder(out, run, colour);
+        return;
+    }
     fprintf(out, "\n%sPerformance ladder%s (%s, %s; kernel time, median of the timed runs)\n", paint(colour, BOLD),
             paint(colour, RESET), run->backend, run->device);
     fprintf(out, "  %-26s %-18s %10s %12s %9s %8s\n", "lab", "kernel", "time ms", "rate", "% peak", "vs first");
@@ -263,9 +349,13 @@ static void json_kernel(FILE *out, const run_report *run, const kernel_report *k
     json_string(out, k->variant->name);
     fprintf(out, ", \"task\": ");
     json_string(out, lab_task_name(k->variant->task));
-    fprintf(out, ", \"ran\": %s, \"correct\": %s, \"message\": ", k->ran ? "true" : "false",
+    fprintf(out, ", \"ran\": %s, \"correct\": %s, \"verdict\": ", k->ran ? "true" : "false",
             k->correct ? "true" : "false");
+    json_string(out, k->ran ? verdict_name(k->verdict) : "not-run");
+    fprintf(out, ", \"message\": ");
     json_string(out, k->message);
+    fprintf(out, ", \"checks\": ");
+    json_string(out, k->checks);
     fprintf(out, ", \"warnings\": ");
     json_string(out, k->warnings);
     fprintf(out, ", \"backend\": ");
@@ -301,26 +391,15 @@ static void json_kernel(FILE *out, const run_report *run, const kernel_report *k
     }
     fprintf(out, ",\n       \"measured\": ");
     if (m->present) {
-        int dram = (m->present & MEASURED_DRAM_READ) && (m->present & MEASURED_DRAM_WRITE);
+        int dram = MEASURED_HAS(m, dram_read_bytes) && MEASURED_HAS(m, dram_write_bytes);
         fprintf(out, "{\"source\": ");
         json_string(out, m->source);
         fputs(", ", out);
-        json_count(out, "gld_inst", m->present & MEASURED_GLD_INST, m->gld_inst, 0);
-        json_count(out, "gst_inst", m->present & MEASURED_GST_INST, m->gst_inst, 0);
-        json_count(out, "gld_sectors", m->present & MEASURED_GLD_SECTORS, m->gld_sectors, 0);
-        json_count(out, "gst_sectors", m->present & MEASURED_GST_SECTORS, m->gst_sectors, 0);
-        json_count(out, "dram_read_bytes", m->present & MEASURED_DRAM_READ, m->dram_read_bytes, 0);
-        json_count(out, "dram_write_bytes", m->present & MEASURED_DRAM_WRITE, m->dram_write_bytes, 0);
+        for (int i = 0; i < LAB_COUNTER_COUNT; i++)
+            json_count(out, COUNTERS[i].name, (int)((m->present >> i) & 1u), measured_get(m, i), 0);
         json_count(out, "dram_bytes", dram, m->dram_read_bytes + m->dram_write_bytes, 0);
-        json_count(out, "shared_bank_conflicts", m->present & MEASURED_BANK_CONFLICTS, m->shared_bank_conflicts, 0);
-        json_count(out, "shared_ld_inst", m->present & MEASURED_SHARED_INST, m->shared_ld_inst, 0);
-        json_count(out, "shared_st_inst", m->present & MEASURED_SHARED_INST, m->shared_st_inst, 0);
-        json_count(out, "lane_slots", m->present & MEASURED_LANES, m->lane_slots, 0);
-        json_count(out, "active_lanes", m->present & MEASURED_LANES, m->active_lanes, 0);
-        json_count(out, "max_thread_reads", m->present & MEASURED_THREAD_MAX, m->max_thread_reads, 0);
-        json_count(out, "max_thread_writes", m->present & MEASURED_THREAD_MAX, m->max_thread_writes, 0);
         fprintf(out, "\"branch_uniformity_pct\": ");
-        json_number(out, (m->present & MEASURED_BRANCH_UNIFORMITY) ? m->branch_uniformity_pct : -1);
+        json_number(out, (m->has_branch_uniformity) ? m->branch_uniformity_pct : -1);
         fputc('}', out);
     } else {
         fputs("null", out);
@@ -376,12 +455,13 @@ int report_write_counters_csv(const char *path, const run_report *run)
         for (int i = 0; i < run->labs[l].count; i++) {
             const kernel_report *k = &run->labs[l].kernels[i];
             const measured_counts *m = &k->measured;
-            unsigned need = MEASURED_GLD_INST | MEASURED_GST_INST | MEASURED_GLD_SECTORS | MEASURED_GST_SECTORS;
-            if ((m->present & need) != need || strcmp(m->source, "ncu") != 0)
+            if (!(MEASURED_HAS(m, gld_inst) && MEASURED_HAS(m, gst_inst) && MEASURED_HAS(m, gld_sectors) &&
+                  MEASURED_HAS(m, gst_sectors)) ||
+                strcmp(m->source, "ncu") != 0)
                 continue;
             fprintf(out, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%s,%s\n",
-                    run->labs[l].lab->dir, k->variant->name, k->params.n, k->params.block, k->params.rows,
-                    k->params.cols, k->params.m, k->params.k, (unsigned long long)m->gld_inst,
+                    run->labs[l].lab->dir, k->variant->name, k->params.size.n, k->params.size.block, k->params.size.rows,
+                    k->params.size.cols, k->params.size.m, k->params.size.k, (unsigned long long)m->gld_inst,
                     (unsigned long long)m->gst_inst, (unsigned long long)m->gld_sectors,
                     (unsigned long long)m->gst_sectors, (unsigned long long)m->dram_read_bytes,
                     (unsigned long long)m->dram_write_bytes, m->branch_uniformity_pct, run->device, run->date);

@@ -8,41 +8,18 @@
 #include <stdio.h>
 
 #include "labs.h"
+#include "measured.h"
 #include "model.h"
-
-/* Counters read from the run: Nsight Compute on a GPU, the emulator without one.
- * The first six have the model's names; `present` has bit i set for field i. */
-typedef struct {
-    uint64_t gld_inst, gst_inst, gld_sectors, gst_sectors, dram_read_bytes, dram_write_bytes;
-    uint64_t shared_bank_conflicts;
-    double branch_uniformity_pct;
-    /* the emulator's own: warp-level shared accesses, lanes that took part in
-     * warp-level accesses out of 32 per access (divergence), busiest thread */
-    uint64_t shared_ld_inst, shared_st_inst, lane_slots, active_lanes, max_thread_reads, max_thread_writes;
-    unsigned present;
-    char source[16]; /* "ncu" or "emu" */
-} measured_counts;
-
-enum {
-    MEASURED_GLD_INST = 1u << 0,
-    MEASURED_GST_INST = 1u << 1,
-    MEASURED_GLD_SECTORS = 1u << 2,
-    MEASURED_GST_SECTORS = 1u << 3,
-    MEASURED_DRAM_READ = 1u << 4,
-    MEASURED_DRAM_WRITE = 1u << 5,
-    MEASURED_BANK_CONFLICTS = 1u << 6,
-    MEASURED_BRANCH_UNIFORMITY = 1u << 7,
-    MEASURED_SHARED_INST = 1u << 8,
-    MEASURED_LANES = 1u << 9,
-    MEASURED_THREAD_MAX = 1u << 10
-};
+#include "verdict.h"
 
 typedef struct {
     const check_variant *variant;
     int ran;      /* 0 when the checker stopped before running it */
     int correct;
+    check_verdict verdict; /* VERDICT_PASS when correct */
     char message[2048];
     char warnings[1024]; /* the program's own warnings (the emulator's), one per line */
+    char checks[160];    /* which checks ran, in one line ("emulator diagnostics, compute-sanitizer memcheck") */
     char size[96];       /* the timed case */
     double time_ms, e2e_ms, cpu_ms; /* medians; negative when not measured */
     double gbps, gflops, pct_peak;  /* from time_ms; negative when not measured */

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -115,4 +116,21 @@ void read_tail(const char *path, char *out, unsigned max)
 done:
     if (f)
         fclose(f);
+}
+
+int find_program(const char *name, char *out, unsigned size)
+{
+    const char *path = getenv("PATH");
+    char candidate[4096];
+    snprintf(out, size, "%s", name);
+    while (path && *path) {
+        size_t len = strcspn(path, ":");
+        snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len, path, name);
+        if (access(candidate, X_OK) == 0) {
+            snprintf(out, size, "%s", candidate);
+            return 0;
+        }
+        path += len + (path[len] == ':');
+    }
+    return -1;
 }

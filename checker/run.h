@@ -19,6 +19,9 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
 /* A one-line description of an abnormal end ("crashed with SIGSEGV", ...), or NULL for exit 0. */
 const char *run_describe(const run_result *result, char *out, unsigned size);
 
+/* The path of a program found in PATH (execv needs one); 0, or -1 (out keeps `name`). */
+int find_program(const char *name, char *out, unsigned size);
+
 /* The last `max` bytes of a text file, for showing a program's own words. */
 void read_tail(const char *path, char *out, unsigned max);
 

@@ -88,7 +88,7 @@ static void finish(mismatch_log *log, const char *what, long long total, char *m
 static const labio_record *output_record(const labio_file *out, int c, const char *key, labio_type type,
                                          char *message, size_t size)
 {
-    const labio_record *r = labio_findf(out, type, "c%d.%s", c, key);
+    const labio_record *r = labio_find_case(out, c, key, type);
     if (!r)
         snprintf(message, size, "no result '%s' for this case in the program's output", key);
     return r;
@@ -98,7 +98,7 @@ static int validate_sine(const check_case *cs, const float *got, char *message, 
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
-    for (long long i = 0; i < cs->n; i++) {
+    for (long long i = 0; i < cs->size.n; i++) {
         double ref = sin((double)cs->x[i]);
         /* sinf on the GPU is within 2 ulp for these arguments; allow 2^-21 absolute and relative. */
         double bound = 4.76837158203125e-07 * (1.0 + fabs(ref));
@@ -108,7 +108,7 @@ static int validate_sine(const check_case *cs, const float *got, char *message, 
     }
     if (log.wrong == 0)
         return 1;
-    finish(&log, "elements", cs->n, message, size, detail);
+    finish(&log, "elements", cs->size.n, message, size, detail);
     return 0;
 }
 
@@ -116,13 +116,13 @@ static int validate_mat_add(const check_case *cs, const float *got, char *messag
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
-    long long count = cs->rows * cs->cols;
+    long long count = cs->size.rows * cs->size.cols;
     for (long long i = 0; i < count; i++) {
         /* One float addition is correctly rounded: the answer is exact. */
         float ref = cs->a[i] + cs->b[i];
         const char *problem = float_problem(got[i], ref, 0.0);
         if (problem)
-            note_float(&log, i, cs->cols, got[i], ref, 0.0, problem);
+            note_float(&log, i, cs->size.cols, got[i], ref, 0.0, problem);
     }
     if (log.wrong == 0)
         return 1;
@@ -134,23 +134,23 @@ static int validate_matmul(const check_case *cs, const float *got, char *message
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
-    for (long long row = 0; row < cs->m; row++)
-        for (long long col = 0; col < cs->n; col++) {
+    for (long long row = 0; row < cs->size.m; row++)
+        for (long long col = 0; col < cs->size.n; col++) {
             double ref = 0, abs_dot = 0;
-            for (long long i = 0; i < cs->k; i++) {
-                double product = (double)cs->a[row * cs->k + i] * cs->b[i * cs->n + col];
+            for (long long i = 0; i < cs->size.k; i++) {
+                double product = (double)cs->a[row * cs->size.k + i] * cs->b[i * cs->size.n + col];
                 ref += product;
                 abs_dot += fabs(product);
             }
-            double bound = float_sum_bound(cs->k + 1, abs_dot);
-            long long index = row * cs->n + col;
+            double bound = float_sum_bound(cs->size.k + 1, abs_dot);
+            long long index = row * cs->size.n + col;
             const char *problem = float_problem(got[index], ref, bound);
             if (problem)
-                note_float(&log, index, cs->n, got[index], ref, bound, problem);
+                note_float(&log, index, cs->size.n, got[index], ref, bound, problem);
         }
     if (log.wrong == 0)
         return 1;
-    finish(&log, "elements of C", cs->m * cs->n, message, size, detail);
+    finish(&log, "elements of C", cs->size.m * cs->size.n, message, size, detail);
     return 0;
 }
 
@@ -163,8 +163,8 @@ long long expected_reduction_blocks(const check_variant *v, long long n, long lo
 static int validate_reduction(const check_variant *v, const check_case *cs, const labio_record *r,
                               long long grid, char *message, size_t size)
 {
-    long long expected_grid = expected_reduction_blocks(v, cs->n, cs->block);
-    long long per_block = cs->block * (v->unroll > 0 ? v->unroll : 1);
+    long long expected_grid = expected_reduction_blocks(v, cs->size.n, cs->size.block);
+    long long per_block = cs->size.block * (v->unroll > 0 ? v->unroll : 1);
     int is_int = v->task == TASK_REDUCE_INT;
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
@@ -173,7 +173,7 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
     if (grid != expected_grid) {
         snprintf(message, size,
                  "launched %lld blocks; expected %lld = ceil(n / (block * %d)) for n = %lld, block = %lld%s", grid,
-                 expected_grid, v->unroll, cs->n, cs->block,
+                 expected_grid, v->unroll, cs->size.n, cs->size.block,
                  v->unroll > 1 ? ": each block folds that many data blocks, so the grid shrinks by the same factor"
                                : "");
         return 0;
@@ -184,7 +184,7 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
         return 0;
     }
     for (long long b = 0; b < grid; b++) {
-        long long first = b * per_block, last = first + per_block < cs->n ? first + per_block : cs->n;
+        long long first = b * per_block, last = first + per_block < cs->size.n ? first + per_block : cs->size.n;
         double ref = 0, abs_sum = 0;
         for (long long i = first; i < last; i++) {
             double value = is_int ? (double)cs->ints[i] : (double)cs->x[i];
@@ -233,17 +233,17 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
 static int validate_nested(const check_case *cs, const labio_record *r, char *message, size_t size)
 {
     const int *got = r->data;
-    if ((long long)r->count != cs->max_depth) {
-        snprintf(message, size, "expected %lld depth counters, got %llu", cs->max_depth, (unsigned long long)r->count);
+    if ((long long)r->count != cs->size.max_depth) {
+        snprintf(message, size, "expected %lld depth counters, got %llu", cs->size.max_depth, (unsigned long long)r->count);
         return 0;
     }
-    for (long long d = 0; d < cs->max_depth; d++) {
-        long long expected = d < 62 ? cs->threads >> d : 0;
+    for (long long d = 0; d < cs->size.max_depth; d++) {
+        long long expected = d < 62 ? cs->size.threads >> d : 0;
         if (got[d] != expected) {
             snprintf(message, size,
                      "depth %lld: expected %lld threads (the first grid has %lld threads, each level half of the one "
                      "before, at most %lld levels), counted %d",
-                     d, expected, cs->threads, cs->max_depth, got[d]);
+                     d, expected, cs->size.threads, cs->size.max_depth, got[d]);
             return 0;
         }
     }
@@ -255,14 +255,13 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
 {
     const labio_record *r;
     int64_t grid = 0;
-    char name[LABIO_NAME_MAX];
 
     switch (v->task) {
     case TASK_VEC_SINE:
     case TASK_MAT_ADD:
     case TASK_MATMUL: {
-        long long expected = v->task == TASK_VEC_SINE ? cs->n : v->task == TASK_MAT_ADD ? cs->rows * cs->cols
-                                                                                        : cs->m * cs->n;
+        long long expected = v->task == TASK_VEC_SINE ? cs->size.n : v->task == TASK_MAT_ADD ? cs->size.rows * cs->size.cols
+                                                                                        : cs->size.m * cs->size.n;
         if (!(r = output_record(out, c, key, LABIO_F32, message, size)))
             return 0;
         if ((long long)r->count != expected) {
@@ -280,8 +279,7 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
     case TASK_REDUCE_FLOAT:
         if (!(r = output_record(out, c, key, v->task == TASK_REDUCE_INT ? LABIO_I32 : LABIO_F32, message, size)))
             return 0;
-        snprintf(name, sizeof name, "c%d.%s", c, LABIO_GRID);
-        if (labio_get_i64(out, name, &grid) != 0) {
+        if (labio_get_case_i64(out, c, strcmp(key, LABIO_OUT_LAST) == 0 ? LABIO_GRID_LAST : LABIO_GRID, &grid) != 0) {
             snprintf(message, size, "the program did not say how many blocks it launched");
             return 0;
         }
@@ -323,17 +321,17 @@ int validate_inputs_unchanged(const check_variant *v, const check_case *cs, cons
 {
     switch (v->task) {
     case TASK_VEC_SINE:
-        return same_array(cs->x, labio_findf(out, LABIO_F32, "c%d.%s.x", c, LABIO_IN_AFTER), cs->n, 0, "x", message,
+        return same_array(cs->x, labio_find_case(out, c, LABIO_IN_AFTER ".x", LABIO_F32), cs->size.n, 0, "x", message,
                           size);
     case TASK_MAT_ADD:
-        return same_array(cs->a, labio_findf(out, LABIO_F32, "c%d.%s.a", c, LABIO_IN_AFTER), cs->rows * cs->cols,
-                          cs->cols, "A", message, size) &&
-               same_array(cs->b, labio_findf(out, LABIO_F32, "c%d.%s.b", c, LABIO_IN_AFTER), cs->rows * cs->cols,
-                          cs->cols, "B", message, size);
+        return same_array(cs->a, labio_find_case(out, c, LABIO_IN_AFTER ".a", LABIO_F32), cs->size.rows * cs->size.cols,
+                          cs->size.cols, "A", message, size) &&
+               same_array(cs->b, labio_find_case(out, c, LABIO_IN_AFTER ".b", LABIO_F32), cs->size.rows * cs->size.cols,
+                          cs->size.cols, "B", message, size);
     case TASK_MATMUL:
-        return same_array(cs->a, labio_findf(out, LABIO_F32, "c%d.%s.a", c, LABIO_IN_AFTER), cs->m * cs->k, cs->k,
+        return same_array(cs->a, labio_find_case(out, c, LABIO_IN_AFTER ".a", LABIO_F32), cs->size.m * cs->size.k, cs->size.k,
                           "A", message, size) &&
-               same_array(cs->b, labio_findf(out, LABIO_F32, "c%d.%s.b", c, LABIO_IN_AFTER), cs->k * cs->n, cs->n,
+               same_array(cs->b, labio_find_case(out, c, LABIO_IN_AFTER ".b", LABIO_F32), cs->size.k * cs->size.n, cs->size.n,
                           "B", message, size);
     default:
         return 1; /* reductions work in place by design */

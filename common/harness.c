@@ -1,23 +1,34 @@
 /* The course harness: main() of every lab program.
  *
- *   lab --input IN --output OUT --variant NAME   run one kernel variant over every case in IN
- *   lab --list                                   print the variants the lab file defines
+ *   lab --input IN --output OUT --variant NAME [--token FILE]   run one kernel variant over every case in IN
+ *   lab --list                                                  print the variants the lab file defines
  *
  * The checker writes IN and reads OUT (formats in labio.h); nothing here decides
  * whether a result is right. For each case the harness:
  *   1. copies the inputs to the device and poisons the outputs,
  *   2. runs the variant once untimed and saves the result ("out"),
- *   3. runs it `repeats` more times, each timed with CUDA events, inputs restored
- *      and outputs poisoned before each run, and saves the last result ("out_last"),
+ *   3. for a timed case, switches to a second set of inputs the checker drew
+ *      ("timing.*"), so no result of the first run can be reused, and runs it
+ *      `repeats` more times, each timed with CUDA events after the inputs are
+ *      restored, the outputs poisoned and the L2 cache flushed; saves the last
+ *      result ("out_last"),
  *   4. saves the inputs as the device holds them afterwards ("in_after.*"),
  *   5. for timed cases, times the whole trip too: copy in, kernel, copy out.
  * Every CUDA call is checked; a failure is written to OUT with file and line and
  * the program exits non-zero.
+ *
+ * What the launch function may do is checked here too: it may launch kernels and
+ * allocate, never copy device data to the host (every cudaMemcpy is seen: the lab
+ * program is linked with --wrap=cudaMemcpy); on a GPU every array has guard bands
+ * before and after it, checked after every run. The checker's token (--token, a
+ * file read and removed at start-up) ends the output, so output that a lab file
+ * wrote or cut short by exit() is never taken for the harness's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lab.h"
 #include "labio.h"
 #include "labio_names.h"
+#include "lab_counters.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -32,23 +43,20 @@
 #define LAB_BACKEND "gpu"
 #endif
 
-enum { EXIT_USAGE = 2, EXIT_CUDA = 3, EXIT_MISSING = 4, EXIT_INPUT = 5 };
+enum { EXIT_USAGE = 2, EXIT_CUDA = 3, EXIT_MISSING = 4, EXIT_INPUT = 5, EXIT_POLICY = 6 };
 
 static FILE *g_out;               /* the output file, so a failure can be recorded */
 static int g_case = -1;           /* the case being run, -1 before the first */
 static char g_stage[128] = "start-up";
 static volatile double g_sink;    /* results of host loops that are only timed */
+static int g_in_launch;           /* 1 while the lab file's launch function runs */
+static char g_token[80];          /* the checker's token, written last */
 
 static void record_failure(const char *message)
 {
     fprintf(stderr, "lab: %s\n", message);
     if (g_out) {
-        char name[LABIO_NAME_MAX];
-        if (g_case >= 0)
-            snprintf(name, sizeof name, "c%d.%s", g_case, LABIO_STATUS);
-        else
-            snprintf(name, sizeof name, "%s", LABIO_STATUS);
-        labio_put_text(g_out, name, message);
+        labio_put_case_text(g_out, g_case, LABIO_STATUS, message);
         fclose(g_out);
         g_out = NULL;
     }
@@ -81,6 +89,57 @@ static void set_stage(const char *fmt, ...)
     va_end(args);
 }
 
+/* ---- what a launch function may do --------------------------------------------------------
+ * The lab program is linked with --wrap=cudaMemcpy,--wrap=cudaMemcpyAsync: every copy,
+ * the lab file's and the harness's, comes here first. */
+cudaError_t __real_cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
+cudaError_t __real_cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream);
+
+static int is_device_pointer(const void *p)
+{
+#ifdef LAB_EMULATION
+    (void)p; /* device memory is host memory here: the judge's load count catches host reads */
+    return 1;
+#else
+    struct cudaPointerAttributes attributes;
+    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+        (void)cudaGetLastError(); /* an unknown host pointer is not an error worth keeping */
+        return 0;
+    }
+    return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+#endif
+}
+
+static void police_copy(const char *call, void *dst, size_t bytes, enum cudaMemcpyKind kind)
+{
+    if (!g_in_launch)
+        return;
+    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost ||
+        (kind == cudaMemcpyDefault && !is_device_pointer(dst)))
+        fail(EXIT_POLICY,
+             "[host-compute] the launch function copied %zu bytes to the host (%s, %s): only kernels may compute "
+             "the answer. A launch function allocates and launches kernels; the harness copies the results back",
+             bytes, call, kind == cudaMemcpyDeviceToHost ? "cudaMemcpyDeviceToHost"
+                          : kind == cudaMemcpyHostToHost ? "cudaMemcpyHostToHost" : "cudaMemcpyDefault");
+}
+
+cudaError_t __wrap_cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
+cudaError_t __wrap_cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+    police_copy("cudaMemcpy", dst, bytes, kind);
+    return __real_cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t __wrap_cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream);
+cudaError_t __wrap_cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream)
+{
+    police_copy("cudaMemcpyAsync", dst, bytes, kind);
+    return __real_cudaMemcpyAsync(dst, src, bytes, kind, stream);
+}
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -96,6 +155,8 @@ static int fp32_lanes_per_sm(int major, int minor)
     if (major == 8 && minor == 0) return 64;
     return 128; /* Pascal consumer, Ampere 8.6+, Ada, Hopper, Blackwell */
 }
+
+static int g_l2_bytes; /* the device's L2 cache, flushed before every timed run */
 
 static void write_device_facts(void)
 {
@@ -113,6 +174,7 @@ static void write_device_facts(void)
     CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&g_l2_bytes, cudaDevAttrL2CacheSize, device));
 
     labio_put_text(g_out, LABIO_BACKEND, LAB_BACKEND);
     labio_put_text(g_out, LABIO_DEVICE_NAME, name);
@@ -124,34 +186,96 @@ static void write_device_facts(void)
     labio_put_f64(g_out, LABIO_DEVICE_PEAK_GFLOPS, 2.0 * sms * fp32_lanes_per_sm(major, minor) * sm_khz * 1e3 / 1e9);
 }
 
-/* Reductions write one sum per block launched and work on their input in place. */
-static int is_reduction(lab_task task) { return task == TASK_REDUCE_INT || task == TASK_REDUCE_FLOAT; }
+/* ---- device arrays with guard bands ---------------------------------------------------------
+ * On a GPU an out-of-bounds write that lands in memory nothing checks goes unnoticed:
+ * each array gets a band of known bytes before and after it, checked after every run.
+ * The emulator needs none: it stops at the first access outside an allocation, which
+ * a band would hide. */
+#ifdef LAB_EMULATION
+#define GUARD_BANDS 0
+enum { GUARD_BYTES = 0 };
+#else
+#define GUARD_BANDS 1
+enum { GUARD_BYTES = 256 * 1024 }; /* a multiple of 256: arrays stay aligned as cudaMalloc's are */
+#endif
+#define GUARD_FILL 0x5C
+
+typedef struct {
+    char *base;   /* the allocation: guard, array, guard */
+    void *data;   /* what the kernel gets */
+    size_t bytes; /* the array */
+    const char *what;
+} device_array;
+
+static void device_array_alloc(device_array *a, size_t bytes, const char *what)
+{
+    set_stage("allocating %s (%zu bytes)", what, bytes);
+    a->bytes = bytes;
+    a->what = what;
+    CUDA_CHECK(cudaMalloc((void **)&a->base, bytes + 2 * (size_t)GUARD_BYTES + 1));
+    a->data = a->base + GUARD_BYTES;
+    if (GUARD_BYTES) {
+        CUDA_CHECK(cudaMemset(a->base, GUARD_FILL, GUARD_BYTES));
+        CUDA_CHECK(cudaMemset((char *)a->data + bytes, GUARD_FILL, GUARD_BYTES));
+    }
+}
+
+static void device_array_free(device_array *a)
+{
+    if (a->base)
+        CUDA_CHECK(cudaFree(a->base));
+    memset(a, 0, sizeof *a);
+}
+
+#if GUARD_BANDS
+/* Fails with the first changed byte of a guard band. */
+static void check_guard(const device_array *a, const char *where, const char *after)
+{
+    static unsigned char band[GUARD_BYTES];
+    const char *start = where[0] == 'b' ? a->base : (const char *)a->data + a->bytes;
+    CUDA_CHECK(cudaMemcpy(band, start, GUARD_BYTES, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < (size_t)GUARD_BYTES; i++)
+        if (band[i] != GUARD_FILL) {
+            long long offset = where[0] == 'b' ? -(long long)(GUARD_BYTES - i) : (long long)(a->bytes + i);
+            fail(EXIT_CUDA,
+                 "[out-of-bounds] %s: a kernel wrote %s the %s, at byte %lld (element %lld of %zu): a missing or "
+                 "wrong bounds check? On a GPU such a write lands in memory nobody checks; here it hit a guard band",
+                 after, where, a->what, offset, offset >= 0 ? offset / 4 : -((-offset + 3) / 4), a->bytes / 4);
+        }
+}
+
+static void check_guards(const device_array *a, const char *after)
+{
+    if (!a->base)
+        return;
+    check_guard(a, "before", after);
+    check_guard(a, "after", after);
+}
+#else
+static void check_guards(const device_array *a, const char *after) { (void)a, (void)after; }
+#endif
 
 /* ---- one case ---------------------------------------------------------------------------- */
 
 typedef struct {
-    lab_task task;
-    int64_t n, block, rows, cols, m, k, threads, max_depth, repeats;
-    /* host inputs, owned by the labio file */
-    const void *in_a, *in_b;
-    size_t in_a_count, in_b_count;
-    /* device buffers: inputs as handed to the kernel, pristine copies, outputs */
-    void *dev_a, *dev_b, *pristine_a, *pristine_b, *dev_out;
-    size_t out_count, out_elem;
-    int out_is_int;
+    const lab_task_info *info;
+    lab_sizes size;
+    int64_t repeats;
+    /* host inputs (owned by the labio file) for the first run, then for the timed runs */
+    const void *host_in[2], *timing_in[2];
+    size_t in_count[2];
+    /* device buffers: inputs as handed to the kernel, pristine copies, the output */
+    device_array in[2], pristine[2], out;
+    size_t out_count;
     unsigned int grid; /* blocks launched by the last reduction run */
 } lab_case;
 
-static int64_t case_param(const labio_file *in, int c, const char *key, int64_t fallback)
-{
-    const labio_record *r = labio_findf(in, LABIO_I64, "c%d.%s", c, key);
-    return (r && r->count == 1) ? *(const int64_t *)r->data : fallback;
-}
+static labio_type labio_type_of(lab_elem elem) { return elem == LAB_ELEM_I32 ? LABIO_I32 : LABIO_F32; }
 
-static const labio_record *case_array(const labio_file *in, int c, const char *key, labio_type type,
+static const labio_record *case_array(const labio_file *in, int c, const char *key, const lab_array *array,
                                       uint64_t expected)
 {
-    const labio_record *r = labio_findf(in, type, "c%d.%s", c, key);
+    const labio_record *r = labio_find_case(in, c, key, labio_type_of(array->elem));
     if (!r)
         fail(EXIT_INPUT, "input file: case %d has no array '%s' of the expected type", c, key);
     if (r->count != expected)
@@ -160,156 +284,157 @@ static const labio_record *case_array(const labio_file *in, int c, const char *k
     return r;
 }
 
-static void *device_alloc(size_t bytes, const char *what)
+/* The largest value each size may take, so every count below fits the kernels' int indices. */
+static long long size_limit(int key_index)
 {
-    void *p = NULL;
-    set_stage("allocating %s (%zu bytes)", what, bytes);
-    CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 1));
-    return p;
+    static const long long limits[LAB_SIZE_KEY_COUNT] = {
+        [LAB_SIZE_INDEX_n] = INT32_MAX, [LAB_SIZE_INDEX_block] = 1024, [LAB_SIZE_INDEX_rows] = 1 << 16,
+        [LAB_SIZE_INDEX_cols] = 1 << 16, [LAB_SIZE_INDEX_m] = 1 << 15,  [LAB_SIZE_INDEX_k] = 1 << 15,
+        [LAB_SIZE_INDEX_threads] = 1024, [LAB_SIZE_INDEX_max_depth] = 24,
+    };
+    return limits[key_index];
 }
 
-static void upload(void **dev, void **pristine, const void *host, size_t bytes, const char *what)
+static void read_sizes(const labio_file *in, int c, lab_case *lc)
 {
-    *dev = device_alloc(bytes, what);
-    *pristine = device_alloc(bytes, what);
-    CUDA_CHECK(cudaMemcpy(*pristine, host, bytes, cudaMemcpyHostToDevice));
-}
-
-static void require_positive(int c, const char *key, int64_t value, int64_t max)
-{
-    if (value < 1 || value > max)
-        fail(EXIT_INPUT, "input file: case %d: %s = %lld is outside 1..%lld", c, key, (long long)value,
-             (long long)max);
+    static const char *const keys[LAB_SIZE_KEY_COUNT] = {
+#define SIZE_KEY_NAME(key) #key,
+        LAB_SIZE_KEYS(SIZE_KEY_NAME)
+#undef SIZE_KEY_NAME
+    };
+    long long *values[LAB_SIZE_KEY_COUNT] = {
+#define SIZE_KEY_FIELD(key) &lc->size.key,
+        LAB_SIZE_KEYS(SIZE_KEY_FIELD)
+#undef SIZE_KEY_FIELD
+    };
+    for (int i = 0; i < LAB_SIZE_KEY_COUNT; i++) {
+        int64_t value = 0;
+        if (!(lc->info->size_keys & (1u << i)))
+            continue;
+        if (labio_get_case_i64(in, c, keys[i], &value) != 0 || value < 1 || value > size_limit(i))
+            fail(EXIT_INPUT, "input file: case %d: %s = %lld is missing or outside 1..%lld", c, keys[i],
+                 (long long)value, size_limit(i));
+        *values[i] = value;
+    }
 }
 
 static void setup_case(const labio_file *in, int c, lab_case *lc)
 {
-    const labio_record *ra = NULL, *rb = NULL;
-
-    lc->n = case_param(in, c, "n", 0);
-    lc->block = case_param(in, c, "block", 0);
-    lc->rows = case_param(in, c, "rows", 0);
-    lc->cols = case_param(in, c, "cols", 0);
-    lc->m = case_param(in, c, "m", 0);
-    lc->k = case_param(in, c, "k", 0);
-    lc->threads = case_param(in, c, "threads", 0);
-    lc->max_depth = case_param(in, c, "max_depth", 0);
-    lc->repeats = case_param(in, c, "repeats", 0);
+    char key[LABIO_NAME_MAX];
+    if (labio_get_case_i64(in, c, LABIO_REPEATS, &lc->repeats) != 0)
+        lc->repeats = 0;
     if (lc->repeats < 0 || lc->repeats > 1000)
         fail(EXIT_INPUT, "input file: case %d: repeats = %lld is outside 0..1000", c, (long long)lc->repeats);
+    read_sizes(in, c, lc);
 
-    switch (lc->task) {
-    case TASK_VEC_SINE:
-        require_positive(c, "n", lc->n, INT32_MAX);
-        require_positive(c, "block", lc->block, 1024);
-        ra = case_array(in, c, "x", LABIO_F32, (uint64_t)lc->n);
-        lc->out_count = (size_t)lc->n;
-        break;
-    case TASK_MAT_ADD:
-        require_positive(c, "rows", lc->rows, 1 << 16);
-        require_positive(c, "cols", lc->cols, 1 << 16);
-        ra = case_array(in, c, "a", LABIO_F32, (uint64_t)(lc->rows * lc->cols));
-        rb = case_array(in, c, "b", LABIO_F32, (uint64_t)(lc->rows * lc->cols));
-        lc->out_count = (size_t)(lc->rows * lc->cols);
-        break;
-    case TASK_MATMUL:
-        require_positive(c, "m", lc->m, 1 << 15);
-        require_positive(c, "k", lc->k, 1 << 15);
-        require_positive(c, "n", lc->n, 1 << 15);
-        ra = case_array(in, c, "a", LABIO_F32, (uint64_t)(lc->m * lc->k));
-        rb = case_array(in, c, "b", LABIO_F32, (uint64_t)(lc->k * lc->n));
-        lc->out_count = (size_t)(lc->m * lc->n);
-        break;
-    case TASK_REDUCE_INT:
-    case TASK_REDUCE_FLOAT:
-        require_positive(c, "n", lc->n, INT32_MAX);
-        require_positive(c, "block", lc->block, 1024);
-        ra = case_array(in, c, "data", lc->task == TASK_REDUCE_INT ? LABIO_I32 : LABIO_F32, (uint64_t)lc->n);
-        /* Room for one sum per block at the smallest block the labs allow (32 threads). */
-        lc->out_count = ((size_t)lc->n + 31) / 32;
-        lc->out_is_int = lc->task == TASK_REDUCE_INT;
-        break;
-    case TASK_NESTED_HELLO:
-        require_positive(c, "threads", lc->threads, 1024);
-        require_positive(c, "max_depth", lc->max_depth, 24);
-        lc->out_count = (size_t)lc->max_depth;
-        lc->out_is_int = 1;
-        break;
+    for (int i = 0; i < lc->info->input_count; i++) {
+        const lab_array *array = &lc->info->inputs[i];
+        uint64_t count = (uint64_t)array->count(&lc->size);
+        lc->host_in[i] = case_array(in, c, array->key, array, count)->data;
+        lc->timing_in[i] = lc->host_in[i];
+        if (lc->repeats > 0) {
+            snprintf(key, sizeof key, "%s%s", LABIO_TIMING_PREFIX, array->key);
+            lc->timing_in[i] = case_array(in, c, key, array, count)->data;
+        }
+        lc->in_count[i] = (size_t)count;
+        device_array_alloc(&lc->in[i], lc->in_count[i] * 4, array->key);
+        device_array_alloc(&lc->pristine[i], lc->in_count[i] * 4, array->key);
+        CUDA_CHECK(cudaMemcpy(lc->pristine[i].data, lc->host_in[i], lc->in_count[i] * 4, cudaMemcpyHostToDevice));
     }
-    lc->out_elem = 4;
-    if (lc->task == TASK_VEC_SINE || lc->task == TASK_MAT_ADD || lc->task == TASK_MATMUL)
-        lc->out_is_int = 0;
+    lc->out_count = (size_t)lc->info->output.count(&lc->size);
+    device_array_alloc(&lc->out, lc->out_count * 4, lc->info->output.key);
+}
 
-    if (ra) {
-        lc->in_a = ra->data;
-        lc->in_a_count = (size_t)ra->count;
-        upload(&lc->dev_a, &lc->pristine_a, ra->data, lc->in_a_count * 4, "input a");
+/* The timed runs work on the second set of inputs. */
+static void switch_to_timing_inputs(lab_case *lc)
+{
+    for (int i = 0; i < lc->info->input_count; i++) {
+        lc->host_in[i] = lc->timing_in[i];
+        CUDA_CHECK(cudaMemcpy(lc->pristine[i].data, lc->host_in[i], lc->in_count[i] * 4, cudaMemcpyHostToDevice));
     }
-    if (rb) {
-        lc->in_b = rb->data;
-        lc->in_b_count = (size_t)rb->count;
-        upload(&lc->dev_b, &lc->pristine_b, rb->data, lc->in_b_count * 4, "input b");
-    }
-    lc->dev_out = device_alloc(lc->out_count * lc->out_elem, "output");
 }
 
 static void free_case(lab_case *lc)
 {
-    void *buffers[] = {lc->dev_a, lc->dev_b, lc->pristine_a, lc->pristine_b, lc->dev_out};
-    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
-        if (buffers[i])
-            CUDA_CHECK(cudaFree(buffers[i]));
+    for (int i = 0; i < 2; i++) {
+        device_array_free(&lc->in[i]);
+        device_array_free(&lc->pristine[i]);
+    }
+    device_array_free(&lc->out);
 }
 
 /* Restore inputs (reductions work in place) and poison the outputs, so an
  * element the kernel never writes is caught by the checker. */
 static void reset_case(lab_case *lc)
 {
-    if (lc->dev_a)
-        CUDA_CHECK(cudaMemcpy(lc->dev_a, lc->pristine_a, lc->in_a_count * 4, cudaMemcpyDeviceToDevice));
-    if (lc->dev_b)
-        CUDA_CHECK(cudaMemcpy(lc->dev_b, lc->pristine_b, lc->in_b_count * 4, cudaMemcpyDeviceToDevice));
-    if (lc->task == TASK_NESTED_HELLO) /* counters start at zero: the kernel adds to them */
-        CUDA_CHECK(cudaMemset(lc->dev_out, 0, lc->out_count * lc->out_elem));
+    for (int i = 0; i < lc->info->input_count; i++)
+        CUDA_CHECK(cudaMemcpy(lc->in[i].data, lc->pristine[i].data, lc->in_count[i] * 4, cudaMemcpyDeviceToDevice));
+    if (lc->info->output_accumulates) /* counters start at zero: the kernel adds to them */
+        CUDA_CHECK(cudaMemset(lc->out.data, 0, lc->out.bytes));
     else
-        CUDA_CHECK(cudaMemset(lc->dev_out, lc->out_is_int ? LAB_POISON_BYTE_INT : LAB_POISON_BYTE_FLOAT,
-                              lc->out_count * lc->out_elem));
+        CUDA_CHECK(cudaMemset(lc->out.data,
+                              lc->info->output.elem == LAB_ELEM_I32 ? LAB_POISON_BYTE_INT : LAB_POISON_BYTE_FLOAT,
+                              lc->out.bytes));
+}
+
+/* Evicts the inputs from the L2 cache, so a timed run reads them from DRAM as a
+ * first touch would (the restore in reset_case leaves them cached). */
+static void flush_l2(void)
+{
+#ifndef LAB_EMULATION
+    static void *scratch;
+    size_t bytes = 2 * (size_t)g_l2_bytes;
+    if (bytes == 0)
+        return;
+    if (!scratch)
+        CUDA_CHECK(cudaMalloc(&scratch, bytes));
+    CUDA_CHECK(cudaMemset(scratch, 0, bytes));
+#endif
 }
 
 static void launch_case(const lab_variant *v, lab_case *lc)
 {
     unsigned int grid = 0;
-    switch (lc->task) {
+    void *a = lc->in[0].data, *b = lc->in[1].data, *out = lc->out.data;
+    const lab_sizes *s = &lc->size;
+    g_in_launch = 1;
+    switch (lc->info->task) {
     case TASK_VEC_SINE:
-        v->launch.vec_sine((const float *)lc->dev_a, (float *)lc->dev_out, (int)lc->n, (int)lc->block);
+        v->launch.vec_sine((const float *)a, (float *)out, (int)s->n, (int)s->block);
         break;
     case TASK_MAT_ADD:
-        v->launch.mat_add((const float *)lc->dev_a, (const float *)lc->dev_b, (float *)lc->dev_out, (int)lc->rows,
-                          (int)lc->cols);
+        v->launch.mat_add((const float *)a, (const float *)b, (float *)out, (int)s->rows, (int)s->cols);
         break;
     case TASK_MATMUL:
-        v->launch.matmul((const float *)lc->dev_a, (const float *)lc->dev_b, (float *)lc->dev_out, (int)lc->m,
-                         (int)lc->k, (int)lc->n);
+        v->launch.matmul((const float *)a, (const float *)b, (float *)out, (int)s->m, (int)s->k, (int)s->n);
         break;
     case TASK_REDUCE_INT:
-        grid = v->launch.reduce_int((int *)lc->dev_a, (int *)lc->dev_out, (unsigned)lc->n, (unsigned)lc->block);
+        grid = v->launch.reduce_int((int *)a, (int *)out, (unsigned)s->n, (unsigned)s->block);
         break;
     case TASK_REDUCE_FLOAT:
-        grid = v->launch.reduce_float((float *)lc->dev_a, (float *)lc->dev_out, (unsigned)lc->n,
-                                      (unsigned)lc->block);
+        grid = v->launch.reduce_float((float *)a, (float *)out, (unsigned)s->n, (unsigned)s->block);
         break;
     case TASK_NESTED_HELLO:
-        v->launch.nested_hello((int *)lc->dev_out, (int)lc->max_depth, (unsigned)lc->threads);
+        v->launch.nested_hello((int *)out, (int)s->max_depth, (unsigned)s->threads);
         break;
     }
+    g_in_launch = 0;
     CHECK_LAUNCH();
+    /* Every stream: work the launch function left on another stream counts too. */
     CUDA_CHECK(cudaDeviceSynchronize());
-    if (is_reduction(lc->task)) {
+    if (lc->info->reduction) {
         if (grid == 0 || grid > lc->out_count)
             fail(EXIT_CUDA, "the launch function returned %u blocks for n = %lld; expected 1..%zu (one block sum "
-                 "per block launched)", grid, (long long)lc->n, lc->out_count);
+                 "per block launched)", grid, (long long)s->n, lc->out_count);
         lc->grid = grid;
     }
+}
+
+static void check_all_guards(const lab_case *lc, const char *after)
+{
+    for (int i = 0; i < lc->info->input_count; i++)
+        check_guards(&lc->in[i], after);
+    check_guards(&lc->out, after);
 }
 
 #ifdef LAB_EMULATION
@@ -317,31 +442,10 @@ static void launch_case(const lab_variant *v, lab_case *lc)
 static void write_emulator_counts(FILE *out, int c)
 {
     emu_counters counts;
-    char name[LABIO_NAME_MAX];
     emu_counters_get(&counts);
-    const struct {
-        const char *key;
-        unsigned long long value;
-    } fields[] = {
-        {"gld_inst", counts.gld_inst},
-        {"gst_inst", counts.gst_inst},
-        {"gld_sectors", counts.gld_sectors},
-        {"gst_sectors", counts.gst_sectors},
-        {"gld_bytes", counts.gld_bytes},
-        {"gst_bytes", counts.gst_bytes},
-        {"shared_ld_inst", counts.shared_ld_inst},
-        {"shared_st_inst", counts.shared_st_inst},
-        {"shared_bank_conflicts", counts.shared_bank_conflicts},
-        {"lane_slots", counts.lane_slots},
-        {"active_lanes", counts.active_lanes},
-        {"max_thread_reads", counts.max_thread_reads},
-        {"max_thread_writes", counts.max_thread_writes},
-        {"kernels_launched", counts.kernels_launched},
-    };
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        snprintf(name, sizeof name, "c%d.%s.%s", c, LABIO_MEASURED, fields[i].key);
-        labio_put_i64(out, name, (int64_t)fields[i].value);
-    }
+#define PUT_COUNTER(name, metric, doc) labio_put_case_i64(out, c, LAB_MEASURED_PREFIX #name, (int64_t)counts.name);
+    LAB_EMU_COUNTERS(PUT_COUNTER)
+#undef PUT_COUNTER
 }
 #endif
 
@@ -349,47 +453,41 @@ static void write_emulator_counts(FILE *out, int c)
  * output element, or for reductions one sum per block launched. */
 static void *fetch_output(const lab_case *lc, size_t *count)
 {
-    *count = is_reduction(lc->task) ? lc->grid : lc->out_count;
-    void *host = malloc(*count * lc->out_elem + 1);
+    *count = lc->info->reduction ? lc->grid : lc->out_count;
+    void *host = malloc(*count * 4 + 1);
     if (!host)
         fail(EXIT_CUDA, "out of host memory");
-    CUDA_CHECK(cudaMemcpy(host, lc->dev_out, *count * lc->out_elem, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(host, lc->out.data, *count * 4, cudaMemcpyDeviceToHost));
     return host;
 }
 
 /* Writes the result of the last run as record c<c>.<key>. */
 static void save_output(FILE *out, int c, const char *key, const lab_case *lc)
 {
-    char name[LABIO_NAME_MAX];
     size_t count;
     void *host = fetch_output(lc, &count);
-    snprintf(name, sizeof name, "c%d.%s", c, key);
-    labio_put(out, name, lc->out_is_int ? LABIO_I32 : LABIO_F32, host, count);
-    free(host);
-}
-
-static void save_input_after(FILE *out, int c, const char *key, const void *dev, size_t count)
-{
-    char name[LABIO_NAME_MAX];
-    void *host = malloc(count * 4 + 1);
-    if (!host)
-        fail(EXIT_CUDA, "out of host memory");
-    CUDA_CHECK(cudaMemcpy(host, dev, count * 4, cudaMemcpyDeviceToHost));
-    snprintf(name, sizeof name, "c%d.%s.%s", c, LABIO_IN_AFTER, key);
-    labio_put(out, name, LABIO_F32, host, count);
+    labio_put_case(out, c, key, labio_type_of(lc->info->output.elem), host, count);
     free(host);
 }
 
 /* Kernels that take const inputs must leave them as they were: send back what
- * the device holds after the kernel runs (before the end-to-end runs re-upload). */
+ * the device holds after the kernel runs (before the end-to-end runs re-upload).
+ * Reductions work in place by design. */
 static void save_inputs_after(FILE *out, int c, const lab_case *lc)
 {
-    if (is_reduction(lc->task) || lc->task == TASK_NESTED_HELLO)
-        return; /* reductions work in place by design; nested hello has no input */
+    char key[LABIO_NAME_MAX];
+    if (lc->info->reduction)
+        return;
     set_stage("case %d, reading inputs back", c);
-    save_input_after(out, c, lc->task == TASK_VEC_SINE ? "x" : "a", lc->dev_a, lc->in_a_count);
-    if (lc->dev_b)
-        save_input_after(out, c, "b", lc->dev_b, lc->in_b_count);
+    for (int i = 0; i < lc->info->input_count; i++) {
+        void *host = malloc(lc->in_count[i] * 4 + 1);
+        if (!host)
+            fail(EXIT_CUDA, "out of host memory");
+        CUDA_CHECK(cudaMemcpy(host, lc->in[i].data, lc->in_count[i] * 4, cudaMemcpyDeviceToHost));
+        snprintf(key, sizeof key, "%s.%s", LABIO_IN_AFTER, lc->info->inputs[i].key);
+        labio_put_case(out, c, key, labio_type_of(lc->info->inputs[i].elem), host, lc->in_count[i]);
+        free(host);
+    }
 }
 
 /* The whole trip a program pays: copy the input in, run, copy the result out
@@ -397,17 +495,15 @@ static void save_inputs_after(FILE *out, int c, const lab_case *lc)
 static double time_end_to_end(const lab_variant *v, lab_case *lc)
 {
     double start = now_ms();
-    if (lc->dev_a)
-        CUDA_CHECK(cudaMemcpy(lc->dev_a, lc->in_a, lc->in_a_count * 4, cudaMemcpyHostToDevice));
-    if (lc->dev_b)
-        CUDA_CHECK(cudaMemcpy(lc->dev_b, lc->in_b, lc->in_b_count * 4, cudaMemcpyHostToDevice));
+    for (int i = 0; i < lc->info->input_count; i++)
+        CUDA_CHECK(cudaMemcpy(lc->in[i].data, lc->host_in[i], lc->in_count[i] * 4, cudaMemcpyHostToDevice));
     launch_case(v, lc);
     size_t count;
     void *host = fetch_output(lc, &count);
     double total = 0;
-    if (lc->task == TASK_REDUCE_INT)
+    if (lc->info->task == TASK_REDUCE_INT)
         for (size_t i = 0; i < count; i++) total += ((const int *)host)[i];
-    else if (lc->task == TASK_REDUCE_FLOAT)
+    else if (lc->info->task == TASK_REDUCE_FLOAT)
         for (size_t i = 0; i < count; i++) total += ((const float *)host)[i];
     double elapsed = now_ms() - start;
     g_sink += total; /* keeps the compiler from dropping the host sum */
@@ -420,21 +516,20 @@ static double time_cpu_sum(const lab_case *lc)
 {
     double start = now_ms();
     double sum = 0;
-    if (lc->task == TASK_REDUCE_INT)
-        for (size_t i = 0; i < lc->in_a_count; i++) sum += ((const int *)lc->in_a)[i];
+    if (lc->info->task == TASK_REDUCE_INT)
+        for (size_t i = 0; i < lc->in_count[0]; i++) sum += ((const int *)lc->host_in[0])[i];
     else
-        for (size_t i = 0; i < lc->in_a_count; i++) sum += ((const float *)lc->in_a)[i];
+        for (size_t i = 0; i < lc->in_count[0]; i++) sum += ((const float *)lc->host_in[0])[i];
     g_sink += sum;
     return now_ms() - start;
 }
 
-static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *v, lab_task task)
+static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *v, const lab_task_info *info)
 {
     lab_case lc;
-    char name[LABIO_NAME_MAX];
 
     memset(&lc, 0, sizeof lc);
-    lc.task = task;
+    lc.info = info;
     g_case = c;
     setup_case(in, c, &lc);
 
@@ -444,13 +539,12 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     emu_counters_reset();
 #endif
     launch_case(v, &lc);
+    check_all_guards(&lc, "first run");
 #ifdef LAB_EMULATION
     write_emulator_counts(out, c);
 #endif
-    if (is_reduction(task)) {
-        snprintf(name, sizeof name, "c%d.%s", c, LABIO_GRID);
-        labio_put_i64(out, name, lc.grid);
-    }
+    if (info->reduction)
+        labio_put_case_i64(out, c, LABIO_GRID, lc.grid);
     save_output(out, c, LABIO_OUT, &lc);
 
     if (lc.repeats > 0) {
@@ -462,33 +556,34 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
             fail(EXIT_CUDA, "out of host memory");
         CUDA_CHECK(cudaEventCreate(&start));
         CUDA_CHECK(cudaEventCreate(&stop));
+        switch_to_timing_inputs(&lc);
         for (int64_t r = 0; r < lc.repeats; r++) {
             float ms = 0;
             set_stage("case %d, timed run %lld of %lld", c, (long long)r + 1, (long long)lc.repeats);
             reset_case(&lc);
+            flush_l2();
             CUDA_CHECK(cudaEventRecord(start, 0));
-            launch_case(v, &lc);
+            launch_case(v, &lc); /* ends with cudaDeviceSynchronize: every stream is done before `stop` */
             CUDA_CHECK(cudaEventRecord(stop, 0));
             CUDA_CHECK(cudaEventSynchronize(stop));
             CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
             times[r] = ms;
+            check_all_guards(&lc, "timed run");
         }
+        if (info->reduction)
+            labio_put_case_i64(out, c, LABIO_GRID_LAST, lc.grid);
         save_output(out, c, LABIO_OUT_LAST, &lc);
         save_inputs_after(out, c, &lc);
         for (int64_t r = 0; r < lc.repeats; r++) {
             set_stage("case %d, end-to-end run %lld", c, (long long)r + 1);
             trips[r] = time_end_to_end(v, &lc);
-            if (is_reduction(task))
+            if (info->reduction)
                 cpu[r] = time_cpu_sum(&lc);
         }
-        snprintf(name, sizeof name, "c%d.%s", c, LABIO_TIME_MS);
-        labio_put(out, name, LABIO_F64, times, (uint64_t)lc.repeats);
-        snprintf(name, sizeof name, "c%d.%s", c, LABIO_E2E_MS);
-        labio_put(out, name, LABIO_F64, trips, (uint64_t)lc.repeats);
-        if (is_reduction(task)) {
-            snprintf(name, sizeof name, "c%d.%s", c, LABIO_CPU_MS);
-            labio_put(out, name, LABIO_F64, cpu, (uint64_t)lc.repeats);
-        }
+        labio_put_case(out, c, LABIO_TIME_MS, LABIO_F64, times, (uint64_t)lc.repeats);
+        labio_put_case(out, c, LABIO_E2E_MS, LABIO_F64, trips, (uint64_t)lc.repeats);
+        if (info->reduction)
+            labio_put_case(out, c, LABIO_CPU_MS, LABIO_F64, cpu, (uint64_t)lc.repeats);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         free(times);
@@ -499,21 +594,33 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     }
 
     free_case(&lc);
-    snprintf(name, sizeof name, "c%d.%s", c, LABIO_STATUS);
-    labio_put_text(out, name, LABIO_STATUS_OK);
+    labio_put_case_text(out, c, LABIO_STATUS, LABIO_STATUS_OK);
+}
+
+/* The checker's token, from a file the harness removes at once: the lab file's
+ * code runs later and cannot read it there. */
+static void read_token(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f || !fgets(g_token, sizeof g_token, f))
+        fail(EXIT_USAGE, "cannot read the token file %s", path);
+    fclose(f);
+    g_token[strcspn(g_token, "\r\n")] = '\0';
+    remove(path);
 }
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: lab --input FILE --output FILE --variant NAME\n"
+    fprintf(stderr, "usage: lab --input FILE --output FILE --variant NAME [--token FILE]\n"
                     "       lab --list\n"
                     "Run by the checker: `make check` builds this program and runs it for you.\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *input = NULL, *output = NULL, *variant_name = NULL;
+    const char *input = NULL, *output = NULL, *variant_name = NULL, *token = NULL;
     const lab_variant *variant = NULL;
+    const lab_task_info *info;
     labio_file in;
     char err[512];
     int64_t task = 0, cases = 0;
@@ -529,6 +636,8 @@ int main(int argc, char **argv)
             output = argv[++i];
         } else if (i + 1 < argc && strcmp(argv[i], "--variant") == 0) {
             variant_name = argv[++i];
+        } else if (i + 1 < argc && strcmp(argv[i], "--token") == 0) {
+            token = argv[++i];
         } else {
             usage();
             return EXIT_USAGE;
@@ -538,6 +647,8 @@ int main(int argc, char **argv)
         usage();
         return EXIT_USAGE;
     }
+    if (token)
+        read_token(token);
 
     g_out = labio_create(output);
     if (!g_out) {
@@ -546,7 +657,8 @@ int main(int argc, char **argv)
     }
     if (labio_read(input, &in, err, sizeof err) != 0)
         fail(EXIT_INPUT, "%s", err);
-    if (labio_get_i64(&in, LABIO_TASK, &task) != 0 || labio_get_i64(&in, LABIO_CASES, &cases) != 0 || cases < 1)
+    if (labio_get_i64(&in, LABIO_TASK, &task) != 0 || labio_get_i64(&in, LABIO_CASES, &cases) != 0 || cases < 1 ||
+        !(info = lab_task_find(task)))
         fail(EXIT_INPUT, "input file %s has no task or no cases", input);
 
     for (int v = 0; v < lab_variant_count; v++)
@@ -561,8 +673,9 @@ int main(int argc, char **argv)
     labio_put_text(g_out, LABIO_VARIANT, variant_name);
     write_device_facts();
     for (int c = 0; c < (int)cases; c++)
-        run_case(g_out, &in, c, variant, (lab_task)task);
+        run_case(g_out, &in, c, variant, info);
 
+    labio_put_text(g_out, LABIO_DONE, g_token);
     fclose(g_out);
     g_out = NULL;
     labio_free(&in);

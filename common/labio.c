@@ -185,3 +185,44 @@ int labio_get_f64(const labio_file *file, const char *name, double *value)
     *value = *(const double *)r->data;
     return 0;
 }
+
+void labio_case_name(char *name, size_t size, int case_index, const char *key)
+{
+    if (case_index < 0)
+        snprintf(name, size, "%s", key);
+    else
+        snprintf(name, size, "c%d.%s", case_index, key);
+}
+
+int labio_put_case(FILE *f, int case_index, const char *key, labio_type type, const void *data, uint64_t count)
+{
+    char name[LABIO_NAME_MAX];
+    labio_case_name(name, sizeof name, case_index, key);
+    return labio_put(f, name, type, data, count);
+}
+
+int labio_put_case_i64(FILE *f, int case_index, const char *key, int64_t value)
+{
+    return labio_put_case(f, case_index, key, LABIO_I64, &value, 1);
+}
+
+int labio_put_case_text(FILE *f, int case_index, const char *key, const char *text)
+{
+    char name[LABIO_NAME_MAX];
+    labio_case_name(name, sizeof name, case_index, key);
+    return labio_put_text(f, name, text);
+}
+
+const labio_record *labio_find_case(const labio_file *file, int case_index, const char *key, labio_type type)
+{
+    char name[LABIO_NAME_MAX + 16];
+    labio_case_name(name, sizeof name, case_index, key);
+    return labio_find(file, name, type);
+}
+
+int labio_get_case_i64(const labio_file *file, int case_index, const char *key, int64_t *value)
+{
+    char name[LABIO_NAME_MAX + 16];
+    labio_case_name(name, sizeof name, case_index, key);
+    return labio_get_i64(file, name, value);
+}

@@ -66,6 +66,15 @@ const labio_record *labio_findf(const labio_file *file, labio_type type, const c
 int labio_get_i64(const labio_file *file, const char *name, int64_t *value);
 int labio_get_f64(const labio_file *file, const char *name, double *value);
 
+/* Per-case records are named "c<case>.<key>" ("c0.out", "c2.measured.gld_inst");
+ * case -1 names the file-wide record "<key>". These are the only places that spell it. */
+void labio_case_name(char *name, size_t size, int case_index, const char *key);
+int labio_put_case(FILE *f, int case_index, const char *key, labio_type type, const void *data, uint64_t count);
+int labio_put_case_i64(FILE *f, int case_index, const char *key, int64_t value);
+int labio_put_case_text(FILE *f, int case_index, const char *key, const char *text);
+const labio_record *labio_find_case(const labio_file *file, int case_index, const char *key, labio_type type);
+int labio_get_case_i64(const labio_file *file, int case_index, const char *key, int64_t *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,8 +6,10 @@
 /* Input file */
 #define LABIO_TASK "task"   /* i64: a lab_task value */
 #define LABIO_CASES "cases" /* i64: number of cases */
-/* per case: i64 n, block, rows, cols, m, k, threads, max_depth, repeats;
- * arrays x (f32), a, b (f32), data (i32 or f32) */
+#define LABIO_REPEATS "repeats" /* per case, i64: timed runs (0: the case is only checked) */
+/* per case: i64 sizes (LAB_SIZE_KEYS in lab_tasks.h); the task's input arrays (LAB_TASKS),
+ * and for a timed case a second set, "timing.<array>", that the timed runs use */
+#define LABIO_TIMING_PREFIX "timing."
 
 /* Output file */
 #define LABIO_VARIANT "variant"
@@ -20,6 +22,8 @@
 #define LABIO_STATUS "status" /* per case; LABIO_STATUS_OK or an error message */
 #define LABIO_STATUS_OK "ok"
 #define LABIO_GRID "grid"         /* i64: blocks a reduction launched */
+#define LABIO_GRID_LAST "grid_last" /* i64: blocks the last timed run launched */
+#define LABIO_DONE "done"         /* text: the checker's token, the last record of a finished run */
 #define LABIO_OUT "out"           /* result of the first run */
 #define LABIO_OUT_LAST "out_last" /* result of the last timed run */
 #define LABIO_IN_AFTER "in_after" /* c<case>.in_after.<array>: inputs read back */

@@ -38,7 +38,7 @@ static void test_model_matches_h100(void)
         }
         const check_variant *v = check_find_variant(lab, variant);
         CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-        model_params p = {v->model, 4, v->unroll, v->tile, n, block, rows, cols, m, k};
+        model_params p = {v->model, 4, v->unroll, v->tile, {.m = m, .k = k, .n = n, .block = block, .rows = rows, .cols = cols}};
         model_counts c;
         if (model_traffic(&p, &c) != 0)
             continue; /* not modelled (device-side recursion) */
@@ -59,7 +59,7 @@ static void test_model_matches_h100(void)
     for (int l = 0; l < check_lab_count; l++)
         for (int i = 0; i < check_variant_count(&check_labs[l]); i++) {
             const check_variant *v = &check_labs[l].variants[i];
-            model_params p = {v->model, 4, v->unroll, v->tile, 1024, 256, 64, 64, 64, 64};
+            model_params p = {v->model, 4, v->unroll, v->tile, {.m = 64, .k = 64, .n = 1024, .block = 256, .rows = 64, .cols = 64}};
             model_counts c;
             if (model_traffic(&p, &c) == 0 && !seen[l][i]) {
                 fprintf(stderr, "\n  %s/%s has no hardware counters in %s\n", check_labs[l].dir, v->name, FIXTURE);

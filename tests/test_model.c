@@ -28,8 +28,8 @@ static model_params reduce_params(model_kernel kernel, long long n, long long bl
     p.kernel = kernel;
     p.elem_bytes = 4;
     p.unroll = unroll;
-    p.n = n;
-    p.block = block;
+    p.size.n = n;
+    p.size.block = block;
     return p;
 }
 
@@ -41,9 +41,9 @@ static model_params matmul_params(model_kernel kernel, long long m, long long n,
     p.elem_bytes = 4;
     p.unroll = 1;
     p.tile = tile;
-    p.m = m;
-    p.n = n;
-    p.k = k;
+    p.size.m = m;
+    p.size.n = n;
+    p.size.k = k;
     return p;
 }
 
@@ -253,15 +253,15 @@ static void test_sine_tails(void)
     p.kernel = MODEL_VEC_SINE;
     p.elem_bytes = 4;
     p.unroll = 1;
-    p.block = 256;
-    p.n = 257;
+    p.size.block = 256;
+    p.size.n = 257;
     model_counts c = run(p);
     ASSERT_COUNTS(c, 9, 33, 257 * 4, 9, 33, 257 * 4);
     CU_ASSERT_EQUAL(c.dram_bytes_min, 2u * 257u * 4u);
     CU_ASSERT_EQUAL(c.flops, 257u);
 
-    p.block = 7;
-    p.n = 64;
+    p.size.block = 7;
+    p.size.n = 64;
     c = run(p);
     ASSERT_COUNTS(c, 10, 16, 256, 10, 16, 256);
 }
@@ -282,8 +282,8 @@ static void test_mat_add_17(void)
     p.elem_bytes = 4;
     p.unroll = 1;
     p.tile = 16;
-    p.rows = 17;
-    p.cols = 17;
+    p.size.rows = 17;
+    p.size.cols = 17;
     model_counts c = run(p);
     ASSERT_COUNTS(c, 36, 118, 2 * 289 * 4, 18, 59, 289 * 4);
     CU_ASSERT_EQUAL(c.dram_bytes_min, 3u * 289u * 4u);
@@ -451,7 +451,7 @@ static void settle_warp(access_log *log, int eb, model_counts *c)
 static void oracle_reduce_thread(const model_params *p, long long b, long long tid, access_log *log)
 {
     const model_kernel K = p->kernel;
-    const long long block = p->block, n = p->n, e = p->elem_bytes;
+    const long long block = p->size.block, n = p->size.n, e = p->elem_bytes;
     const int fold = K == MODEL_REDUCE_UNROLL || K == MODEL_REDUCE_UNROLL_WARPS ||
                      K == MODEL_REDUCE_COMPLETE_UNROLL || K == MODEL_REDUCE_SYNCWARP || K == MODEL_REDUCE_SHUFFLE;
     const long long U = fold ? p->unroll : 1;
@@ -524,11 +524,11 @@ static model_counts oracle_reduce(const model_params *p)
     const int fold = p->kernel == MODEL_REDUCE_UNROLL || p->kernel == MODEL_REDUCE_UNROLL_WARPS ||
                      p->kernel == MODEL_REDUCE_COMPLETE_UNROLL || p->kernel == MODEL_REDUCE_SYNCWARP ||
                      p->kernel == MODEL_REDUCE_SHUFFLE;
-    long long span = p->block * (fold ? p->unroll : 1), grid = (p->n + span - 1) / span;
+    long long span = p->size.block * (fold ? p->unroll : 1), grid = (p->size.n + span - 1) / span;
     for (long long b = 0; b < grid; b++)
-        for (long long tid = 0; tid < p->block; tid++) {
+        for (long long tid = 0; tid < p->size.block; tid++) {
             oracle_reduce_thread(p, b, tid, &log);
-            if (tid % 32 == 31 || tid == p->block - 1)
+            if (tid % 32 == 31 || tid == p->size.block - 1)
                 settle_warp(&log, p->elem_bytes, &c);
         }
     free(log.a);
@@ -542,15 +542,15 @@ static void oracle_2d_thread(const model_params *p, long long bx, long long by, 
     const long long T = p->tile, e = p->elem_bytes;
     const long long col = bx * T + tx, row = by * T + ty;
     if (p->kernel == MODEL_MAT_ADD) {
-        if (row < p->rows && col < p->cols) {
-            uint64_t off = (uint64_t)((row * p->cols + col) * e);
+        if (row < p->size.rows && col < p->size.cols) {
+            uint64_t off = (uint64_t)((row * p->size.cols + col) * e);
             record(log, 0, 0, O_IN0 + off);
             record(log, 1, 0, O_IN1 + off);
             record(log, 2, 1, O_OUT + off);
         }
         return;
     }
-    const long long m = p->m, n = p->n, k = p->k;
+    const long long m = p->size.m, n = p->size.n, k = p->size.k;
     if (p->kernel == MODEL_MATMUL_NAIVE) {
         if (row >= m || col >= n)
             return;
@@ -581,11 +581,11 @@ static model_counts oracle_2d(const model_params *p)
     const long long T = p->tile, threads = T * T;
     long long gx, gy;
     if (p->kernel == MODEL_MAT_ADD) {
-        gx = (p->cols + T - 1) / T;
-        gy = (p->rows + T - 1) / T;
+        gx = (p->size.cols + T - 1) / T;
+        gy = (p->size.rows + T - 1) / T;
     } else {
-        gx = (p->n + T - 1) / T;
-        gy = (p->m + T - 1) / T;
+        gx = (p->size.n + T - 1) / T;
+        gy = (p->size.m + T - 1) / T;
     }
     for (long long by = 0; by < gy; by++)
         for (long long bx = 0; bx < gx; bx++)
@@ -603,15 +603,15 @@ static model_counts oracle_sine(const model_params *p)
     model_counts c;
     memset(&c, 0, sizeof c);
     access_log log = {NULL, 0, 0};
-    long long grid = (p->n + p->block - 1) / p->block;
+    long long grid = (p->size.n + p->size.block - 1) / p->size.block;
     for (long long b = 0; b < grid; b++)
-        for (long long tid = 0; tid < p->block; tid++) {
-            long long i = b * p->block + tid;
-            if (i < p->n) {
+        for (long long tid = 0; tid < p->size.block; tid++) {
+            long long i = b * p->size.block + tid;
+            if (i < p->size.n) {
                 record(&log, 0, 0, O_IN0 + (uint64_t)(i * p->elem_bytes));
                 record(&log, 1, 1, O_OUT + (uint64_t)(i * p->elem_bytes));
             }
-            if (tid % 32 == 31 || tid == p->block - 1)
+            if (tid % 32 == 31 || tid == p->size.block - 1)
                 settle_warp(&log, p->elem_bytes, &c);
         }
     free(log.a);
@@ -629,7 +629,7 @@ static int same_traffic(const model_params *p, model_counts want)
                 "\nmodel != oracle: kernel %d e=%d unroll=%d tile=%d n=%lld block=%lld rows=%lld cols=%lld "
                 "m=%lld k=%lld\n  model  ld %llu/%llu/%llu st %llu/%llu/%llu\n  oracle ld %llu/%llu/%llu st "
                 "%llu/%llu/%llu\n",
-                (int)p->kernel, p->elem_bytes, p->unroll, p->tile, p->n, p->block, p->rows, p->cols, p->m, p->k,
+                (int)p->kernel, p->elem_bytes, p->unroll, p->tile, p->size.n, p->size.block, p->size.rows, p->size.cols, p->size.m, p->size.k,
                 (unsigned long long)got.gld_inst, (unsigned long long)got.gld_sectors,
                 (unsigned long long)got.gld_bytes, (unsigned long long)got.gst_inst,
                 (unsigned long long)got.gst_sectors, (unsigned long long)got.gst_bytes,
@@ -676,8 +676,8 @@ static void test_oracle_1d_odd_blocks(void)
                 p.kernel = MODEL_VEC_SINE;
                 p.elem_bytes = elems[e];
                 p.unroll = 1;
-                p.block = blocks[b];
-                p.n = ns[i];
+                p.size.block = blocks[b];
+                p.size.n = ns[i];
                 CU_ASSERT(same_traffic(&p, oracle_sine(&p)));
                 /* reductions with odd blocks and element sizes, run literally */
                 p = reduce_params(MODEL_REDUCE_INTERLEAVED, ns[i], blocks[b], 1);
@@ -697,8 +697,8 @@ static void oracle_2d_case(model_kernel kernel, int elem, int tile, long long a,
         p.kernel = MODEL_MAT_ADD;
         p.unroll = 1;
         p.tile = tile;
-        p.rows = a;
-        p.cols = b;
+        p.size.rows = a;
+        p.size.cols = b;
     } else {
         p = matmul_params(kernel, a, b, k, tile);
     }
@@ -771,7 +771,7 @@ static void test_speed(void)
  * block sum. Total: 5 + 12 + 1 = 18 loads, 2 + 6 + 1 = 9 stores. */
 static void test_fold_split_warp(void)
 {
-    model_params p = {MODEL_REDUCE_UNROLL, 4, 2, 0, 100, 64, 0, 0, 0, 0};
+    model_params p = {MODEL_REDUCE_UNROLL, 4, 2, 0, {.n = 100, .block = 64}};
     model_counts c;
     CU_ASSERT_EQUAL_FATAL(model_traffic(&p, &c), 0);
     CU_ASSERT_EQUAL(c.gld_inst, 18u);

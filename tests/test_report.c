@@ -124,8 +124,7 @@ static void test_json_report(void)
     lab->kernels[0].gbps = 310.0;
     lab->kernels[0].has_model = 1;
     lab->kernels[0].model.gld_inst = 6258688;
-    lab->kernels[0].measured.present = MEASURED_GLD_INST;
-    lab->kernels[0].measured.gld_inst = 6258688;
+    measured_add(&lab->kernels[0].measured, LAB_COUNTER_gld_inst, 6258688);
     strcpy(lab->kernels[0].measured.source, "ncu");
     strcpy(lab->kernels[1].message, "block 2 expected 5, got \"7\"\n\tsecond line");
 
@@ -185,8 +184,9 @@ static void test_ncu_csv(void)
     CU_ASSERT_EQUAL_FATAL(profile_parse_csv(path, &m), 0);
     CU_ASSERT_EQUAL(m.gld_inst, 6258688u + 12u); /* summed over the kernels of the run */
     CU_ASSERT_EQUAL(m.gld_sectors, 16744448u);
-    CU_ASSERT_TRUE(m.present & MEASURED_GLD_INST);
-    CU_ASSERT_FALSE(m.present & MEASURED_GST_INST);
+    CU_ASSERT_TRUE(MEASURED_HAS(&m, gld_inst));
+    CU_ASSERT_FALSE(MEASURED_HAS(&m, gst_inst));
+    CU_ASSERT_TRUE(m.has_branch_uniformity);
     /* "n/a" is no measurement: it must not pull the average down */
     CU_ASSERT_DOUBLE_EQUAL(m.branch_uniformity_pct, (68.75 + 100) / 2, 1e-9);
     remove(path);

@@ -77,8 +77,8 @@ static void test_reduction_messages(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     CU_ASSERT_TRUE_FATAL(fd >= 0);
     memset(&cs, 0, sizeof cs);
-    cs.n = 300;
-    cs.block = 128;
+    cs.size.n = 300;
+    cs.size.block = 128;
     cs.ints = data;
     for (int i = 0; i < 300; i++)
         data[i] = (i * 37) % 101 - 50;
@@ -125,7 +125,7 @@ static void test_matmul_messages(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     CU_ASSERT_TRUE_FATAL(fd >= 0);
     memset(&cs, 0, sizeof cs);
-    cs.m = 2, cs.k = 3, cs.n = 2, cs.a = a, cs.b = b;
+    cs.size.m = 2, cs.size.k = 3, cs.size.n = 2, cs.a = a, cs.b = b;
     /* C = A (2x3) * B (3x2) */
     for (int r = 0; r < 2; r++)
         for (int col = 0; col < 2; col++) {
@@ -171,11 +171,11 @@ static void test_cases_deterministic(void)
     CU_ASSERT_TRUE(one.timed >= 0);
     int differs = 0, odd = 0, ones = 0;
     for (int c = 0; c < one.count; c++) {
-        CU_ASSERT_EQUAL(memcmp(one.cases[c].ints, two.cases[c].ints, (size_t)one.cases[c].n * sizeof(int)), 0);
+        CU_ASSERT_EQUAL(memcmp(one.cases[c].ints, two.cases[c].ints, (size_t)one.cases[c].size.n * sizeof(int)), 0);
         if (c != one.timed) /* the timed case uses the textbook's fixed data range */
-            differs |= memcmp(one.cases[c].ints, other.cases[c].ints, (size_t)one.cases[c].n * sizeof(int)) != 0;
-        odd |= one.cases[c].n % one.cases[c].block != 0;
-        ones |= one.cases[c].n == 1;
+            differs |= memcmp(one.cases[c].ints, other.cases[c].ints, (size_t)one.cases[c].size.n * sizeof(int)) != 0;
+        odd |= one.cases[c].size.n % one.cases[c].size.block != 0;
+        ones |= one.cases[c].size.n == 1;
     }
     CU_ASSERT_TRUE(differs); /* another seed, other inputs */
     CU_ASSERT_TRUE(odd);     /* sizes that are not block multiples are checked */

@@ -7,19 +7,17 @@
 #ifndef EMU_COUNTERS_H
 #define EMU_COUNTERS_H
 
+#include "lab_counters.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* One field per counter of LAB_EMU_COUNTERS (common/lab_counters.h, the kit's one list). */
 typedef struct {
-    unsigned long long gld_inst, gst_inst;       /* warp-level global load / store instructions */
-    unsigned long long gld_sectors, gst_sectors; /* distinct 32-byte sectors per instruction, summed */
-    unsigned long long gld_bytes, gst_bytes;     /* bytes requested by the active lanes */
-    unsigned long long shared_ld_inst, shared_st_inst; /* warp-level shared load / store instructions */
-    unsigned long long shared_bank_conflicts;    /* extra wavefronts (32 banks of 4 bytes) */
-    unsigned long long lane_slots, active_lanes; /* 32 per warp-level access / lanes that took part */
-    unsigned long long max_thread_reads, max_thread_writes; /* most global loads / stores of one thread */
-    unsigned long long kernels_launched;         /* grids run (host- and device-side launches) */
+#define EMU_COUNTER_FIELD(name, metric, doc) unsigned long long name;
+    LAB_EMU_COUNTERS(EMU_COUNTER_FIELD)
+#undef EMU_COUNTER_FIELD
 } emu_counters;
 
 void emu_counters_reset(void);

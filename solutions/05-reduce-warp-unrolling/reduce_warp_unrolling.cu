@@ -25,7 +25,6 @@
  */
 #include "lab.h"
 
-#include <stdlib.h>
 
 /* Every kernel here folds 8 data blocks. */
 constexpr unsigned int UNROLL = 8;
@@ -245,9 +244,9 @@ unsigned int launch_template8(int *data, int *block_sums, unsigned int n, unsign
     case 64:
         reduce_template8<64><<<grid, 64>>>(data, block_sums, n);
         break;
-    default:
+    default: /* no kernel for this block size: 0 blocks launched tells the harness */
         fprintf(stderr, "block size %u unsupported: use a power of two from 64 to 1024\n", block);
-        exit(2);
+        return 0;
     }
     CHECK_LAUNCH();
     return grid;

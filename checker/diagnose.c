@@ -1,0 +1,111 @@
+/* The diagnose stage (GPU): the small correctness cases again, under each of
+ * compute-sanitizer's tools. A GPU hides what these find: an out-of-bounds access that
+ * lands in memory, a race that resolved in the right order this time, a read of memory
+ * nothing wrote, a barrier or a warp intrinsic not every lane reached. */
+#include <stdio.h>
+#include <string.h>
+
+#include "stages.h"
+
+/* Elements in one case: the diagnose runs keep to cases of at most this many, so the
+ * slower tools (racecheck) take seconds, not minutes. */
+#define DIAGNOSE_MAX_ELEMENTS (1LL << 17)
+
+static long long case_elements(const check_variant *v, const check_case *c)
+{
+    const lab_task_info *info = lab_task_find(v->task);
+    long long total = info ? info->output.count(&c->size) : 0;
+    for (int i = 0; info && i < info->input_count; i++)
+        total += info->inputs[i].count(&c->size);
+    return total;
+}
+
+static const struct {
+    const char *tool;
+    check_verdict verdict;
+    const char *meaning;
+} TOOLS[] = {
+    {"memcheck", VERDICT_OUT_OF_BOUNDS, "an access outside an allocation, or a device-side fault"},
+    {"racecheck", VERDICT_RACE, "a shared-memory hazard between threads with no barrier between them"},
+    {"synccheck", VERDICT_BARRIER_DIVERGENCE, "a barrier or warp intrinsic not every thread it names reached"},
+    {"initcheck", VERDICT_UNINIT_GLOBAL, "a read of global memory nothing wrote"},
+};
+
+/* The first lines of the sanitizer's report that say what and where ("Invalid __global__
+ * write ... at file.cu:42"), joined. */
+static void findings(const char *path, char *out, size_t size)
+{
+    char line[1024];
+    size_t used = 0;
+    int taken = 0;
+    FILE *f = fopen(path, "r");
+    out[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f) && taken < 4) {
+        const char *text = strncmp(line, "========= ", 10) == 0 ? line + 10 : NULL;
+        if (!text || strncmp(text, "   ", 3) == 0 || strstr(text, "COMPUTE-SANITIZER") ||
+            strstr(text, "ERROR SUMMARY") || strstr(text, "Program hit") || strstr(text, "Saved host backtrace"))
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        used += (size_t)snprintf(out + used, size > used ? size - used : 0, "%s%s", taken ? "; " : "", text);
+        taken++;
+    }
+    fclose(f);
+}
+
+void stage_diagnose(const check_options *opt, const char *program, const check_variant *v,
+                    const check_case_set *set, const char *workdir, kernel_report *k)
+{
+    char sanitizer[1024], out_txt[600], err_txt[600], input[600], output[600], found[900], why[300];
+    check_case_set small = *set;
+    run_result result;
+
+    if (opt->fast || strcmp(opt->backend, "gpu") != 0 || !k->correct)
+        return;
+    if (find_program("compute-sanitizer", sanitizer, sizeof sanitizer) != 0) {
+        snprintf(k->checks, sizeof k->checks, "compute-sanitizer not found: sanitizer checks skipped");
+        return;
+    }
+    small.count = 0;
+    small.timed = -1;
+    for (int c = 0; c < set->count; c++)
+        if (c != set->timed && case_elements(v, &set->cases[c]) <= DIAGNOSE_MAX_ELEMENTS) {
+            small.cases[small.count] = set->cases[c];
+            small.cases[small.count].repeats = 0;
+            small.count++;
+        }
+    if (small.count == 0)
+        return;
+    snprintf(input, sizeof input, "%s/diag-in-%s.bin", workdir, v->name);
+    snprintf(output, sizeof output, "%s/diag-out-%s.bin", workdir, v->name);
+    if (cases_write_input(v, &small, input) != 0)
+        return;
+    snprintf(k->checks, sizeof k->checks, "compute-sanitizer");
+    for (size_t t = 0; t < sizeof TOOLS / sizeof TOOLS[0]; t++) {
+        snprintf(out_txt, sizeof out_txt, "%s/diag-%s-%s.out", workdir, v->name, TOOLS[t].tool);
+        snprintf(err_txt, sizeof err_txt, "%s/diag-%s-%s.err", workdir, v->name, TOOLS[t].tool);
+        char *argv[] = {sanitizer,      "--tool",  (char *)TOOLS[t].tool, "--error-exitcode", "86",
+                        "--print-limit", "4",      "--racecheck-report",  "hazard",           (char *)program,
+                        "--input",       input,    "--output",            output,             "--variant",
+                        (char *)v->name, NULL};
+        if (strcmp(TOOLS[t].tool, "racecheck") != 0) /* the report option is racecheck's alone */
+            memmove(&argv[7], &argv[9], 8 * sizeof argv[0]);
+        size_t used = strlen(k->checks);
+        snprintf(k->checks + used, sizeof k->checks - used, " %s", TOOLS[t].tool);
+        if (run_program(argv, out_txt, err_txt, opt->timeout_s * 20, &result) != 0 || result.start_failed)
+            continue;
+        if (!run_describe(&result, why, sizeof why))
+            continue;
+        findings(out_txt, found, sizeof found);
+        if (!found[0])
+            findings(err_txt, found, sizeof found);
+        k->correct = 0;
+        k->verdict = result.timed_out ? VERDICT_TIMEOUT : TOOLS[t].verdict;
+        snprintf(k->message, sizeof k->message,
+                 "[%s] compute-sanitizer --tool %s found %s, though the results were right this time%s%s",
+                 result.timed_out ? "timeout" : verdict_name(TOOLS[t].verdict), TOOLS[t].tool, TOOLS[t].meaning,
+                 found[0] ? ": " : "", found[0] ? found : why);
+        return;
+    }
+}

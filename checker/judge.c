@@ -1,0 +1,157 @@
+/* The judge stage: the verdict on one kernel, from every case of its run. */
+#include <stdio.h>
+#include <string.h>
+
+#include "labio_names.h"
+#include "stages.h"
+#include "validate.h"
+
+static int is_poison_word(const labio_record *r, uint64_t i)
+{
+    uint32_t bits;
+    memcpy(&bits, (const char *)r->data + 4 * i, 4);
+    return r->type == LABIO_I32 ? (int32_t)bits == LAB_POISON_INT : bits == LAB_POISON_FLOAT_BITS;
+}
+
+/* Why an output failed validation: it never wrote anything, launched the wrong
+ * number of blocks, or computed wrong values. */
+static check_verdict classify_wrong(const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                                    const char *key)
+{
+    const lab_task_info *info = lab_task_find(v->task);
+    if (info && info->reduction) {
+        int64_t grid = 0;
+        labio_get_case_i64(out, c, strcmp(key, LABIO_OUT_LAST) == 0 ? LABIO_GRID_LAST : LABIO_GRID, &grid);
+        if (grid != expected_reduction_blocks(v, cs->size.n, cs->size.block))
+            return VERDICT_WRONG_BLOCK_COUNT;
+    }
+    const labio_record *r = labio_find_case(out, c, key, LABIO_I32);
+    if (!r)
+        r = labio_find_case(out, c, key, LABIO_F32);
+    if (!r || r->count == 0 || info->output_accumulates)
+        return VERDICT_WRONG;
+    for (uint64_t i = 0; i < r->count; i++)
+        if (!is_poison_word(r, i))
+            return VERDICT_WRONG;
+    return VERDICT_UNWRITTEN;
+}
+
+/* The verdict for a program that stopped: its own diagnosis when it gave one. */
+static check_verdict classify_stop(const run_outcome *o, const char *said)
+{
+    if (o->result.timed_out)
+        return verdict_from_tag(said, VERDICT_TIMEOUT);
+    if (o->result.signaled)
+        return verdict_from_tag(said, VERDICT_CRASH);
+    return verdict_from_tag(said, o->result.exit_code != 0 ? VERDICT_CUDA_ERROR : VERDICT_NO_OUTPUT);
+}
+
+/* On the emulator every case's loads are counted: a kernel that loaded fewer bytes
+ * than its inputs hold cannot have computed the answer (the host did, or nothing). */
+static int emulated_work_covers_inputs(const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                                       char *message, size_t size)
+{
+    const lab_task_info *info = lab_task_find(v->task);
+    int64_t loaded = 0, kernels = 0;
+    if (labio_get_case_i64(out, c, LAB_MEASURED_PREFIX "kernels_launched", &kernels) != 0)
+        return 1; /* not emulated */
+    if (kernels == 0) {
+        snprintf(message, size, "[host-compute] no kernel ran: the launch function must launch the kernel that "
+                                "computes the answer");
+        return 0;
+    }
+    long long needed = 0;
+    for (int i = 0; info && i < info->input_count; i++)
+        needed += info->inputs[i].count(&cs->size) * 4;
+    if (labio_get_case_i64(out, c, LAB_MEASURED_PREFIX "gld_bytes", &loaded) == 0 && loaded < needed) {
+        snprintf(message, size,
+                 "[host-compute] the kernels loaded %lld bytes from global memory but the inputs hold %lld: every "
+                 "input element must be read by a kernel, so part of the answer was not computed on the device",
+                 (long long)loaded, needed);
+        return 0;
+    }
+    return 1;
+}
+
+static void set_failure(kernel_report *k, check_verdict verdict, const char *fmt, const char *a, const char *b)
+{
+    k->correct = 0;
+    k->verdict = verdict;
+    snprintf(k->message, sizeof k->message, fmt, a, b);
+}
+
+void stage_judge(const check_options *opt, const check_variant *v, const check_case_set *set, const run_outcome *o,
+                 kernel_report *k)
+{
+    char message[1200];
+    (void)opt;
+    k->correct = 0;
+    k->verdict = VERDICT_NO_OUTPUT;
+    snprintf(k->warnings, sizeof k->warnings, "%s", o->warnings);
+    if (!o->have_output) {
+        k->verdict = classify_stop(o, o->tail);
+        snprintf(k->message, sizeof k->message, "%s", o->error);
+        return;
+    }
+    for (int c = 0; c < set->count; c++) {
+        const check_case *cs = &set->cases[c];
+        char size[96];
+        const labio_record *status = labio_find_case(&o->out, c, LABIO_STATUS, LABIO_TEXT);
+        cases_describe(v, cs, size, sizeof size);
+        if (!status) {
+            const labio_record *global = labio_find(&o->out, LABIO_STATUS, LABIO_TEXT);
+            const char *said = global ? (const char *)global->data : o->tail;
+            k->verdict = classify_stop(o, said);
+            snprintf(k->message, sizeof k->message, "%s: before finishing this case, the program %s%s%s", size,
+                     o->ended[0] ? o->ended : "stopped", said[0] ? ": " : "", said);
+            return;
+        }
+        if (strcmp(status->data, LABIO_STATUS_OK) != 0) {
+            set_failure(k, verdict_from_tag(status->data, VERDICT_CUDA_ERROR), "%s: %s", size,
+                        (const char *)status->data);
+            return;
+        }
+        if (!validate_output(v, cs, &o->out, c, LABIO_OUT, message, sizeof message)) {
+            set_failure(k, classify_wrong(v, cs, &o->out, c, LABIO_OUT), "%s: %s", size, message);
+            return;
+        }
+        if (!emulated_work_covers_inputs(v, cs, &o->out, c, message, sizeof message)) {
+            set_failure(k, VERDICT_HOST_COMPUTE, "%s: %s", size, message);
+            return;
+        }
+        /* The timed runs had other inputs: a result kept from the first run is wrong there. */
+        const check_case *timing = c == set->timed ? &set->timing : cs;
+        if (cs->repeats > 0 && !validate_output(v, timing, &o->out, c, LABIO_OUT_LAST, message, sizeof message)) {
+            char detail[1400];
+            snprintf(detail, sizeof detail, "after %lld timed runs on new inputs: %s (results must come from the "
+                     "inputs of each run: a race, or a result kept from an earlier run?)", cs->repeats, message);
+            set_failure(k, VERDICT_UNSTABLE, "%s, %s", size, detail);
+            return;
+        }
+        if (!validate_inputs_unchanged(v, cs->repeats > 0 ? timing : cs, &o->out, c, message, sizeof message)) {
+            set_failure(k, VERDICT_INPUTS_MODIFIED, "%s: %s", size, message);
+            return;
+        }
+    }
+    if (o->ended[0]) { /* every case passed, but the program did not end cleanly */
+        set_failure(k, classify_stop(o, o->tail), "the program %s after the last case%s", o->ended,
+                    o->tail[0] ? ": see its messages above" : "");
+        return;
+    }
+    if (!o->finished) {
+        set_failure(k, VERDICT_FORBIDDEN, "%s%s",
+                    "the program ended before the harness finished, or its output was written by something other "
+                    "than the harness (exit() in the launch function?). A lab file only computes; the harness ",
+                    "writes the results");
+        return;
+    }
+    k->correct = 1;
+    k->verdict = VERDICT_PASS;
+    k->message[0] = '\0';
+    if (v->legacy_warp_sync && strstr(o->warnings, "warp-sync")) {
+        size_t used = strlen(k->warnings);
+        snprintf(k->warnings + used, sizeof k->warnings - used,
+                 "known hazard: this kernel is the textbook's volatile last warp, kept as the legacy pattern. It "
+                 "passes here, but since Volta it is a race; syncwarp8 and shuffle8 are the correct forms\n");
+    }
+}

@@ -1,0 +1,153 @@
+/* The measure stage: what the timed case cost, next to what the model says it must. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labio_names.h"
+#include "profile.h"
+#include "stages.h"
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of a record of times; -1 when absent. */
+static double median_of(const labio_file *out, int c, const char *key)
+{
+    const labio_record *r = labio_find_case(out, c, key, LABIO_F64);
+    if (!r || r->count == 0)
+        return -1;
+    double *copy = malloc(r->count * sizeof *copy);
+    if (!copy)
+        return -1;
+    memcpy(copy, r->data, r->count * sizeof *copy);
+    qsort(copy, r->count, sizeof *copy, compare_doubles);
+    double median = r->count % 2 ? copy[r->count / 2] : 0.5 * (copy[r->count / 2 - 1] + copy[r->count / 2]);
+    free(copy);
+    return median;
+}
+
+static void model_for_case(const check_variant *v, const check_case *c, kernel_report *k)
+{
+    model_params p;
+    memset(&p, 0, sizeof p);
+    p.kernel = v->model;
+    p.elem_bytes = 4;
+    p.unroll = v->unroll > 0 ? v->unroll : 1;
+    p.tile = v->tile;
+    p.size = c->size;
+    k->params = p;
+    k->has_model = model_traffic(&p, &k->model) == 0;
+}
+
+static void read_emulator_counts(const labio_file *out, int c, measured_counts *m)
+{
+    char key[LABIO_NAME_MAX];
+    for (int i = 0; i < LAB_COUNTER_COUNT; i++) {
+        int64_t value;
+        snprintf(key, sizeof key, "%s%s", LAB_MEASURED_PREFIX, COUNTERS[i].name);
+        if (labio_get_case_i64(out, c, key, &value) == 0)
+            measured_add(m, i, (uint64_t)value);
+    }
+    if (m->present)
+        snprintf(m->source, sizeof m->source, "emu");
+}
+
+/* --require-model: the measured warp-level instructions and sectors must equal
+ * the model's (used by the project's tests on the reference solutions). */
+static void require_model_match(kernel_report *k)
+{
+    const measured_counts *m = &k->measured;
+    if (!(MEASURED_HAS(m, gld_inst) && MEASURED_HAS(m, gst_inst) && MEASURED_HAS(m, gld_sectors) &&
+          MEASURED_HAS(m, gst_sectors))) {
+        k->correct = 0;
+        k->verdict = VERDICT_WRONG;
+        snprintf(k->message, sizeof k->message, "no measured counts to compare with the model");
+    } else if (m->gld_inst != k->model.gld_inst || m->gst_inst != k->model.gst_inst ||
+               m->gld_sectors != k->model.gld_sectors || m->gst_sectors != k->model.gst_sectors) {
+        k->correct = 0;
+        k->verdict = VERDICT_WRONG;
+        snprintf(k->message, sizeof k->message,
+                 "measured traffic differs from the model: load instructions %llu vs %llu, store instructions %llu "
+                 "vs %llu, load sectors %llu vs %llu, store sectors %llu vs %llu",
+                 (unsigned long long)m->gld_inst, (unsigned long long)k->model.gld_inst,
+                 (unsigned long long)m->gst_inst, (unsigned long long)k->model.gst_inst,
+                 (unsigned long long)m->gld_sectors, (unsigned long long)k->model.gld_sectors,
+                 (unsigned long long)m->gst_sectors, (unsigned long long)k->model.gst_sectors);
+    }
+}
+
+/* Rates from GPU times only: the emulator's times are CPU times and would mean nothing. */
+static void gpu_rates(const run_report *run, const check_variant *v, const check_case *cs, kernel_report *k)
+{
+    if (k->time_ms <= 0)
+        return;
+    if (k->has_model) {
+        k->gbps = k->model.dram_bytes_min / (k->time_ms * 1e6);
+        /* GFLOP/s only where arithmetic is the point: matrix multiplication. */
+        if (v->task == TASK_MATMUL) {
+            k->gflops = k->model.flops / (k->time_ms * 1e6);
+            k->pct_peak = run->peak_gflops > 0 ? 100.0 * k->gflops / run->peak_gflops : -1;
+        } else {
+            k->pct_peak = run->peak_gbps > 0 ? 100.0 * k->gbps / run->peak_gbps : -1;
+        }
+    } else if (v->task == TASK_REDUCE_INT || v->task == TASK_REDUCE_FLOAT) {
+        /* Not modelled (device-side recursion): still report input bytes over time. */
+        k->gbps = cs->size.n * 4.0 / (k->time_ms * 1e6);
+        k->pct_peak = run->peak_gbps > 0 ? 100.0 * k->gbps / run->peak_gbps : -1;
+    }
+    /* The inputs come from DRAM (the harness flushed the L2 cache): no kernel moves its
+     * compulsory bytes faster than the DRAM peak. Such a time was not the kernel's. */
+    if (k->has_model && run->peak_gbps > 0 && k->gbps > 1.02 * run->peak_gbps) {
+        k->correct = 0;
+        k->verdict = VERDICT_IMPOSSIBLE_TIME;
+        snprintf(k->message, sizeof k->message,
+                 "[impossible-time] %.4f ms for %llu compulsory DRAM bytes is %.0f GB/s, above the device's peak of "
+                 "%.0f GB/s: the timed work was not the kernel's (did it run on another stream, or not at all?)",
+                 k->time_ms, (unsigned long long)k->model.dram_bytes_min, k->gbps, run->peak_gbps);
+    }
+}
+
+void stage_measure(const check_options *opt, run_report *run, const char *program, const check_variant *v,
+                   check_case_set *set, const run_outcome *o, const char *workdir, kernel_report *k)
+{
+    int emulated = strcmp(run->backend, "emu") == 0;
+    if (set->timed < 0 || !o->have_output)
+        return;
+    const check_case *cs = &set->cases[set->timed];
+    cases_describe(v, cs, k->size, sizeof k->size);
+    model_for_case(v, cs, k);
+    read_emulator_counts(&o->out, set->timed, &k->measured);
+    if (opt->require_model && k->correct && k->has_model)
+        require_model_match(k);
+    if (!k->correct)
+        return;
+    k->time_ms = median_of(&o->out, set->timed, LABIO_TIME_MS);
+    k->e2e_ms = median_of(&o->out, set->timed, LABIO_E2E_MS);
+    k->cpu_ms = median_of(&o->out, set->timed, LABIO_CPU_MS);
+    if (emulated) {
+        if (MEASURED_HAS(&k->measured, lane_slots) && k->time_ms > 0) {
+            run->emu_lane_accesses += k->measured.active_lanes;
+            run->emu_kernel_ms += k->time_ms;
+        }
+    } else {
+        gpu_rates(run, v, cs, k);
+    }
+    if (opt->profile && k->correct && k->has_model && !emulated) {
+        /* Profile one untimed run of the timed case alone. */
+        check_case_set one = *set;
+        char profile_in[512], profile_out[512], perr[600];
+        one.cases[0] = set->cases[set->timed];
+        one.cases[0].repeats = 0;
+        one.count = 1;
+        one.timed = -1;
+        snprintf(profile_in, sizeof profile_in, "%s/profile-in-%s.bin", workdir, v->name);
+        snprintf(profile_out, sizeof profile_out, "%s/profile-out-%s.bin", workdir, v->name);
+        if (cases_write_input(v, &one, profile_in) != 0 ||
+            profile_variant(program, profile_in, profile_out, v->name, workdir, opt->timeout_s * 10, &k->measured,
+                            perr, sizeof perr) != 0)
+            fprintf(stderr, "check: %s: no counters: %s\n", v->name, perr);
+    }
+}

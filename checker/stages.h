@@ -1,0 +1,61 @@
+/* The checker's stages, run in this order for every kernel variant:
+ *
+ *   run       write the inputs, run the lab program under a time limit, read its output
+ *   judge     the verdict: every case against the reference, and what the program's
+ *             own diagnostics (the emulator's, the harness's) found
+ *   diagnose  on a GPU, the small cases again under compute-sanitizer, folded into the verdict
+ *   measure   the timed case: times, rates, the traffic model, measured counters
+ *   report    (report.h) the text report, the ladder, the JSON
+ *
+ * main.c holds the options and the loop; the grader reuses the same stages through it. */
+#ifndef CHECKER_STAGES_H
+#define CHECKER_STAGES_H
+
+#include <stdint.h>
+
+#include "cases.h"
+#include "labio.h"
+#include "report.h"
+#include "run.h"
+
+typedef struct {
+    const char *tree, *build, *json, *counters_csv, *backend;
+    int ladder, profile, require_model, timed_only;
+    int fast; /* skip the diagnose stage (timing runs only, never grading) */
+    uint64_t seed;
+    double timeout_s;
+} check_options;
+
+typedef struct {
+    run_result result;
+    char ended[300];      /* how the program ended abnormally; "" when it exited 0 */
+    char tail[500];       /* the end of its stderr */
+    char warnings[1024];  /* its "warning:" lines, without repeats */
+    labio_file out;
+    int have_output;
+    int finished;         /* the harness wrote the checker's token last: no early exit */
+    char error[1400];     /* why there is no output */
+} run_outcome;
+
+/* Runs `program` for variant v over the cases of `set`; files go to workdir, named
+ * with `tag`. 0 when the program ran (whatever its outcome), -1 when it could not start. */
+int stage_run(const check_options *opt, const char *program, const check_variant *v, const check_case_set *set,
+              const char *workdir, const char *tag, run_outcome *o);
+void run_outcome_free(run_outcome *o);
+
+/* Fills k->correct, k->verdict and k->message from what the run produced. */
+void stage_judge(const check_options *opt, const check_variant *v, const check_case_set *set, const run_outcome *o,
+                 kernel_report *k);
+
+/* On a GPU: the correctness cases (the small ones) under compute-sanitizer's tools;
+ * a finding turns a passing kernel into a failing one. Adds what ran to k->checks. */
+void stage_diagnose(const check_options *opt, const char *program, const check_variant *v,
+                    const check_case_set *set, const char *workdir, kernel_report *k);
+
+/* The timed case: medians, rates, the model, the measured counters; on the emulator a
+ * kernel whose loads cannot cover its inputs, and on a GPU a time below what DRAM
+ * allows, fail here. */
+void stage_measure(const check_options *opt, run_report *run, const char *program, const check_variant *v,
+                   check_case_set *set, const run_outcome *o, const char *workdir, kernel_report *k);
+
+#endif

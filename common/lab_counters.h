@@ -1,0 +1,47 @@
+/* Every hardware counter the kit knows, in one list: the emulator counts them
+ * (emu_counters.h), the harness writes them ("c<case>.measured.<name>"), the checker
+ * reads, reports and writes them to JSON under the same name, and Nsight Compute
+ * measures those that have a metric. Usable from C11, C++ and CUDA.
+ *
+ *   X(name, ncu metric or 0, what it counts)
+ */
+#ifndef LAB_COUNTERS_H
+#define LAB_COUNTERS_H
+
+/* Counted by the emulator (and, where a metric is named, by Nsight Compute). */
+#define LAB_EMU_COUNTERS(X)                                                                                     \
+    X(gld_inst, "smsp__sass_inst_executed_op_global_ld.sum", "warp-level global load instructions")            \
+    X(gst_inst, "smsp__sass_inst_executed_op_global_st.sum", "warp-level global store instructions")           \
+    X(gld_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "32-byte sectors the loads touched")       \
+    X(gst_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32-byte sectors the stores touched")      \
+    X(gld_bytes, 0, "bytes the active lanes loaded from global memory")                                         \
+    X(gst_bytes, 0, "bytes the active lanes stored to global memory")                                           \
+    X(shared_ld_inst, 0, "warp-level shared-memory load instructions")                                          \
+    X(shared_st_inst, 0, "warp-level shared-memory store instructions")                                         \
+    X(shared_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",                        \
+      "extra shared-memory wavefronts from bank conflicts")                                                     \
+    X(lane_slots, 0, "32 per warp-level access")                                                                \
+    X(active_lanes, 0, "lanes that took part in warp-level accesses")                                           \
+    X(max_thread_reads, 0, "global loads of the busiest thread")                                                \
+    X(max_thread_writes, 0, "global stores of the busiest thread")                                              \
+    X(kernels_launched, 0, "grids run, host- and device-side launches")
+
+/* Measured by Nsight Compute only. */
+#define LAB_NCU_COUNTERS(X)                                                                                     \
+    X(dram_read_bytes, "dram__bytes_read.sum", "bytes read from DRAM")                                          \
+    X(dram_write_bytes, "dram__bytes_write.sum", "bytes written to DRAM")
+
+#define LAB_COUNTERS(X) LAB_EMU_COUNTERS(X) LAB_NCU_COUNTERS(X)
+
+/* Counter indices: LAB_COUNTER_gld_inst, ... */
+enum {
+#define LAB_COUNTER_INDEX(name, metric, doc) LAB_COUNTER_##name,
+    LAB_COUNTERS(LAB_COUNTER_INDEX)
+#undef LAB_COUNTER_INDEX
+    LAB_COUNTER_COUNT
+};
+
+/* The record key prefix: "c<case>.measured.<name>". */
+#define LAB_MEASURED_PREFIX "measured."
+
+#endif
