@@ -173,10 +173,8 @@ cudaError_t cudaFree(void *ptr)
             return cudaSuccess;
         }
     }
-    snprintf(emu_error_message, sizeof emu_error_message,
-             "cudaFree(%p): not a pointer that cudaMalloc returned (or freed twice)", ptr);
-    fprintf(stderr, "emu: %s\n", emu_error_message);
-    emu_set_error(cudaErrorInvalidDevicePointer, 0, emu_error_message);
+    emu_host_error(cudaErrorInvalidDevicePointer, "cudaFree(%p): not a pointer that cudaMalloc returned (or freed twice)",
+                   ptr);
     return cudaErrorInvalidDevicePointer;
 }
 
@@ -205,14 +203,12 @@ static cudaError_t check_device_range(const char *call, const char *which, const
         return cudaSuccess;
     const emu_alloc *a = is_device(p) ? emu_alloc_nearest((uintptr_t)p) : NULL;
     if (a && (uintptr_t)p >= a->start && (uintptr_t)p < a->start + a->bytes)
-        snprintf(emu_error_message, sizeof emu_error_message,
-                 "%s: the %s range of %zu bytes at %p runs %zu bytes past the end of its %zu-byte allocation", call,
-                 which, bytes, p, (size_t)((uintptr_t)p + bytes - a->start - a->bytes), a->bytes);
+        emu_host_error(cudaErrorInvalidValue,
+                       "%s: the %s range of %zu bytes at %p runs %zu bytes past the end of its %zu-byte allocation",
+                       call, which, bytes, p, (size_t)((uintptr_t)p + bytes - a->start - a->bytes), a->bytes);
     else
-        snprintf(emu_error_message, sizeof emu_error_message, "%s: the %s pointer %p is not device memory from cudaMalloc",
-                 call, which, p);
-    fprintf(stderr, "emu: %s\n", emu_error_message);
-    emu_set_error(cudaErrorInvalidValue, 0, emu_error_message);
+        emu_host_error(cudaErrorInvalidValue, "%s: the %s pointer %p is not device memory from cudaMalloc", call,
+                       which, p);
     return cudaErrorInvalidValue;
 }
 

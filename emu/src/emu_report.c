@@ -1,0 +1,198 @@
+/* Diagnostics: the messages of faults, races and warp-synchronous exchanges
+ * (the bookkeeping that finds races is in emu_race.c, source lines and
+ * variable names come from emu_diag.c). */
+#define _GNU_SOURCE
+#include "emu_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *emu_kind_name(int kind) { return kind == K_LOAD ? "load" : kind == K_STORE ? "store" : "atomic"; }
+
+void emu_describe_thread(char *buf, size_t size)
+{
+    const emu_lane *l = emu_cur;
+    snprintf(buf, size, "block (%u,%u,%u), thread (%u,%u,%u)", emu_block.x, emu_block.y, emu_block.z, l->tid.x,
+             l->tid.y, l->tid.z);
+}
+
+/* ---- races and warp exchanges (the bookkeeping is in emu_race.c) ---- */
+
+typedef struct {
+    uintptr_t a, b;
+} site_pair;
+#define PAIRS 1024
+static site_pair race_seen[PAIRS];  /* races reported in this host launch */
+static int race_seen_n;
+static site_pair xchg_seen[PAIRS];  /* warp exchanges reported (code addresses), whole run */
+static int xchg_seen_n;
+static site_pair xchg_lines[PAIRS]; /* the same by source lines (template instances share them) */
+static int xchg_lines_n;
+static int xchg_explained; /* the note on independent thread scheduling: once per host launch */
+
+void emu_report_new_launch(void)
+{
+    race_seen_n = 0;
+    xchg_explained = 0;
+}
+
+/* 1 if the pair was reported before (or the set is full: enough said); else remembers it. */
+static int pair_seen(site_pair *set, int *n, uintptr_t a, uintptr_t b)
+{
+    for (int i = 0; i < *n; i++)
+        if (set[i].a == a && set[i].b == b)
+            return 1;
+    if (*n >= PAIRS)
+        return 1;
+    set[(*n)++] = (site_pair){a, b};
+    return 0;
+}
+
+static uintptr_t text_hash(const char *t)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return (uintptr_t)h;
+}
+
+/* "shared memory sdata (byte 128)" and the like, for the address of an access. */
+void emu_describe_memory(int space, uintptr_t a, char *buf, size_t size)
+{
+    char name[256];
+    size_t off = 0;
+    uintptr_t dyn = (uintptr_t)emu_dynamic_shared;
+    if (space == SP_SHARED) {
+        if (a >= dyn && a < dyn + DYN_SHARED_MAX)
+            snprintf(buf, size, "dynamic shared memory (extern __shared__, byte %zu)", (size_t)(a - dyn));
+        else if (emu_describe_data(a, name, sizeof name, &off))
+            snprintf(buf, size, "shared memory %s (byte %zu)", name, off);
+        else
+            snprintf(buf, size, "shared memory at %p", (void *)a);
+        return;
+    }
+    const emu_alloc *al = emu_alloc_find(a, 1);
+    if (al)
+        snprintf(buf, size, "global memory (byte %zu of a %zu-byte cudaMalloc block)", (size_t)(a - al->start),
+                 al->bytes);
+    else if (emu_describe_data(a, name, sizeof name, &off))
+        snprintf(buf, size, "the __device__ variable %s (byte %zu)", name, off);
+    else
+        snprintf(buf, size, "global memory at %p", (void *)a);
+}
+
+static const char *verb_now(int kind)
+{
+    return kind == K_LOAD ? "loads from" : kind == K_STORE ? "stores to" : "atomically updates";
+}
+static const char *verb_past(int kind)
+{
+    return kind == K_LOAD ? "loaded" : kind == K_STORE ? "stored" : "atomically updated";
+}
+
+/* Lane l made an access (site, addr, space, kind) that emu_race_access() found
+ * in conflict. Returns -1 when the kernel must stop (a race, EMU_RACES unset or
+ * =error). */
+int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
+{
+    char mem[320], other[512], where[512], what[1600], kernel[300];
+    const emu_lane *o = &emu_lanes[hit->thread];
+    unsigned int warp = l->lin / 32;
+    if (emu_running && emu_running->name)
+        snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
+    else
+        kernel[0] = 0;
+
+    if (hit->intra_warp) {
+        /* lanes of one warp: never fatal, reported once per pair of sites for the whole run */
+        if (pair_seen(xchg_seen, &xchg_seen_n, hit->site, site))
+            return 0;
+        emu_describe_line(hit->site, other, sizeof other);
+        emu_describe_line(site, where, sizeof where);
+        if (pair_seen(xchg_lines, &xchg_lines_n, text_hash(other), text_hash(where)))
+            return 0;
+        emu_describe_site(site, where, sizeof where);
+        emu_describe_memory(space, addr, mem, sizeof mem);
+        fprintf(stderr,
+                "emu: warning: %s: warp-synchronous exchange without __syncwarp()%s, block (%u,%u,%u), warp %u: "
+                "lane %u (thread (%u,%u,%u)) %s %s, which lane %u (thread (%u,%u,%u)) %s at %s with no "
+                "__syncwarp(), __syncthreads() or warp shuffle/vote in between\n",
+                where, kernel, emu_block.x, emu_block.y, emu_block.z, warp, l->lin & 31, l->tid.x, l->tid.y,
+                l->tid.z, verb_now(kind), mem, o->lin & 31, o->tid.x, o->tid.y, o->tid.z, verb_past(hit->kind),
+                other);
+        if (!xchg_explained) {
+            xchg_explained = 1;
+            fprintf(stderr,
+                    "emu: note: the emulator runs the 32 lanes of a warp in lockstep, as GPUs before Volta did, so "
+                    "this exchange works here; since Volta (sm_70) independent thread scheduling lets the lanes of "
+                    "a warp run apart, and the load may see the old value, volatile or not. Put __syncwarp() "
+                    "between the store and the load (and between a load and a store that overwrites the word), or "
+                    "pass the values with __shfl_*_sync(). This is a warning only: the emulator cannot see "
+                    "whether the accesses are volatile.\n");
+        }
+        fflush(stderr);
+        return 0;
+    }
+
+    if (pair_seen(race_seen, &race_seen_n, hit->site, site))
+        return 0;
+    emu_describe_line(hit->site, other, sizeof other);
+    emu_describe_memory(space, addr, mem, sizeof mem);
+    snprintf(what, sizeof what,
+             "race%s, block (%u,%u,%u): thread (%u,%u,%u) (warp %u) %s %s, which thread (%u,%u,%u) (warp %u) %s at "
+             "%s in the same barrier interval: no __syncthreads() orders the two accesses, so on a GPU either may "
+             "come first (a missing __syncthreads()?)",
+             kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, warp, verb_now(kind),
+             mem, o->tid.x, o->tid.y, o->tid.z, hit->thread / 32, verb_past(hit->kind), other);
+    if (emu_race_mode == RACES_ERROR) {
+        snprintf(emu_fault.what, sizeof emu_fault.what, "%s [EMU_RACES=warn: report races without stopping]", what);
+        emu_fault.pending = 1;
+        emu_fault.code = cudaErrorLaunchFailure;
+        emu_fault.site = site;
+        emu_fault_lane = l;
+        return -1;
+    }
+    emu_describe_site(site, where, sizeof where);
+    fprintf(stderr, "emu: warning: %s: %s\n", where, what);
+    fflush(stderr);
+    return 0;
+}
+
+void emu_report_fault(void)
+{
+    char where[512], msg[2300];
+    uintptr_t site = emu_fault.site;
+    if (site)
+        emu_describe_site(site, where, sizeof where);
+    else
+        snprintf(where, sizeof where, "in a kernel");
+    if (emu_fault_lane && !strstr(emu_fault.what, "block ("))
+        snprintf(msg, sizeof msg, "%s: %s (block (%u,%u,%u), thread (%u,%u,%u))", where, emu_fault.what, emu_block.x,
+                 emu_block.y, emu_block.z, emu_fault_lane->tid.x, emu_fault_lane->tid.y, emu_fault_lane->tid.z);
+    else
+        snprintf(msg, sizeof msg, "%s: %s", where, emu_fault.what);
+    fprintf(stderr, "emu: error: %s\n", msg);
+    fflush(stderr);
+    emu_set_error(emu_fault.code, 1, msg);
+}
+
+
+void emu_warn_once(uintptr_t site, const char *fmt, ...)
+{
+    static uintptr_t seen[64];
+    static int nseen;
+    for (int i = 0; i < nseen; i++)
+        if (seen[i] == site)
+            return;
+    if (nseen < 64)
+        seen[nseen++] = site;
+    char where[512], msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    emu_describe_site(site, where, sizeof where);
+    fprintf(stderr, "emu: warning: %s: %s\n", where, msg);
+}
+
