@@ -19,6 +19,87 @@ extern char __executable_start[], _end[];
 emu_counters emu_counts;
 size_t emu_dyn_shared_bytes;
 
+/* ---- shared memory: fresh for every block, and which bytes the block wrote ---- */
+
+static unsigned char *shared_shadow; /* one byte per byte of the emu_shared section */
+
+void emu_shared_fresh(void)
+{
+    char *lo = __start_emu_shared, *hi = __stop_emu_shared, *dyn = emu_dynamic_shared;
+    size_t total = (size_t)(hi - lo), dyn_at = (size_t)(dyn - lo);
+    if (!shared_shadow) {
+        shared_shadow = calloc(total, 1);
+        if (!shared_shadow) {
+            fprintf(stderr, "emu: out of memory for the shared-memory shadow\n");
+            abort();
+        }
+    }
+    /* the static __shared__ variables around the dynamic buffer, and the part of it the launch asked for */
+    memset(lo, 0xFF, dyn_at);
+    memset(shared_shadow, 0, dyn_at);
+    memset(dyn + DYN_SHARED_MAX, 0xFF, total - dyn_at - DYN_SHARED_MAX);
+    memset(shared_shadow + dyn_at + DYN_SHARED_MAX, 0, total - dyn_at - DYN_SHARED_MAX);
+    memset(dyn, 0xFF, emu_dyn_shared_bytes);
+    memset(shared_shadow + dyn_at, 0, emu_dyn_shared_bytes);
+}
+
+unsigned char *emu_shadow_of(int space, uintptr_t a)
+{
+    if (space == SP_SHARED)
+        return shared_shadow + (a - (uintptr_t)__start_emu_shared);
+    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
+        return emu_global_shadow + (a - emu_arena_lo);
+    return NULL; /* a __device__ variable: initialized in the program image */
+}
+
+#define UNINIT_MAX 64
+static struct {
+    unsigned int lin, size, bad;
+    int space, raced;
+    uintptr_t site, addr;
+} uninit[UNINIT_MAX];
+int emu_uninit_n;
+
+void emu_uninit_note(const emu_lane *l, unsigned int bad)
+{
+    if (emu_uninit_n == UNINIT_MAX)
+        return; /* enough to go on: the first ones are reported */
+    int uninit_n = emu_uninit_n;
+    uninit[uninit_n].raced = 0;
+    uninit[uninit_n].lin = l->lin;
+    uninit[uninit_n].size = l->size;
+    uninit[uninit_n].bad = bad;
+    uninit[uninit_n].space = l->space;
+    uninit[uninit_n].site = l->site;
+    uninit[uninit_n].addr = l->addr;
+    emu_uninit_n++;
+}
+
+void emu_uninit_store(const emu_lane *l)
+{
+    for (int i = 0; i < emu_uninit_n; i++) {
+        uintptr_t b = uninit[i].addr + uninit[i].bad;
+        if (uninit[i].space == l->space && b - l->addr < l->size && uninit[i].lin / 32 != l->lin / 32)
+            uninit[i].raced = 1;
+    }
+}
+
+int emu_uninit_check(void)
+{
+    for (int i = 0; i < emu_uninit_n; i++) {
+        if (uninit[i].raced)
+            continue; /* another warp wrote it later in the same interval: a race, reported as one */
+        emu_report_uninit(uninit[i].lin, uninit[i].site, uninit[i].space, uninit[i].addr, uninit[i].size,
+                          uninit[i].bad);
+        emu_uninit_n = 0;
+        return -1;
+    }
+    emu_uninit_n = 0;
+    return 0;
+}
+
+void emu_uninit_forget(void) { emu_uninit_n = 0; }
+
 /* ---- the access hook ---- */
 
 static void __attribute__((noinline)) global_oob(emu_lane *l, uintptr_t a, unsigned size, int kind, uintptr_t site)
@@ -27,22 +108,22 @@ static void __attribute__((noinline)) global_oob(emu_lane *l, uintptr_t a, unsig
     emu_describe_thread(where, sizeof where);
     const emu_alloc *al = a >= emu_arena_lo && a < emu_arena_hi ? emu_alloc_nearest(a) : NULL;
     if (al && a >= al->start + al->bytes)
-        emu_lane_fault(l, cudaErrorIllegalAddress, site,
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
                    "out-of-bounds global %s of %u bytes at %p by %s: %zu bytes past the end of a %zu-byte "
                    "cudaMalloc block (element %zd of a 4-byte array)",
                    emu_kind_name(kind), size, (void *)a, where, (size_t)(a - al->start - al->bytes), al->bytes,
                    (ssize_t)((a - al->start) / 4));
     else if (al && a < al->start)
-        emu_lane_fault(l, cudaErrorIllegalAddress, site,
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
                    "out-of-bounds global %s of %u bytes at %p by %s: %zu bytes before the start of a %zu-byte "
                    "cudaMalloc block",
                    emu_kind_name(kind), size, (void *)a, where, (size_t)(al->start - a), al->bytes);
     else if (al)
-        emu_lane_fault(l, cudaErrorIllegalAddress, site,
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
                    "out-of-bounds global %s of %u bytes at %p by %s: runs past the end of a %zu-byte cudaMalloc block",
                    emu_kind_name(kind), size, (void *)a, where, al->bytes);
     else
-        emu_lane_fault(l, cudaErrorIllegalAddress, site,
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
                    "illegal %s of %u bytes at %p by %s: not device memory (a host pointer, a freed or null "
                    "pointer, or a wild index)",
                    emu_kind_name(kind), size, (void *)a, where);
@@ -52,7 +133,7 @@ static void __attribute__((noinline)) shared_oob(emu_lane *l, uintptr_t a, unsig
 {
     char where[128];
     emu_describe_thread(where, sizeof where);
-    emu_lane_fault(l, cudaErrorIllegalAddress, site,
+    emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
                "out-of-bounds shared %s of %u bytes at %p by %s: %zu bytes into the dynamic shared memory, but the "
                "launch asked for %zu bytes",
                emu_kind_name(kind), size, (void *)a, where, (size_t)(a - (uintptr_t)emu_dynamic_shared), emu_dyn_shared_bytes);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-char emu_error_message[2400];
+char emu_error_message[4096];
 static cudaError_t last_error = cudaSuccess;   /* what cudaGetLastError returns (and clears) */
 static cudaError_t sticky_error = cudaSuccess; /* a failed kernel: every later call returns it */
 static cudaError_t message_error = cudaSuccess; /* the error emu_error_message describes */

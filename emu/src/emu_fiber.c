@@ -55,8 +55,7 @@ void emu_resume(emu_lane *l)
 
 void emu_fiber_start(emu_lane *l) { l->ctx = make_fcontext(l->stack_hi, emu_stack_bytes, fiber_entry); }
 
-/* Stops the current lane for good: the scheduler reports the fault. */
-void emu_lane_fault(emu_lane *l, cudaError_t code, uintptr_t site, const char *fmt, ...)
+void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -64,6 +63,21 @@ void emu_lane_fault(emu_lane *l, cudaError_t code, uintptr_t site, const char *f
     va_end(ap);
     emu_fault.pending = 1;
     emu_fault.code = code;
+    emu_fault.tag = tag;
+    emu_fault.site = site;
+    emu_fault_lane = l;
+}
+
+/* Stops the current lane for good: the scheduler reports the fault. */
+void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, uintptr_t site, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(emu_fault.what, sizeof emu_fault.what, fmt, ap);
+    va_end(ap);
+    emu_fault.pending = 1;
+    emu_fault.code = code;
+    emu_fault.tag = tag;
     emu_fault.site = site;
     l->state = L_FAULT;
     emu_yield();
@@ -111,7 +125,7 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
         if (!l)
             return; /* the scheduler checks the flag */
         emu_cur = NULL;
-        emu_lane_fault(l, cudaErrorLaunchTimeout, pc,
+        emu_lane_fault(l, cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, pc,
                    "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S) "
                    "without finishing",
                    emu_time_limit_s);
@@ -120,11 +134,11 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
         uintptr_t a = (uintptr_t)info->si_addr;
         emu_cur = NULL;
         if (a >= (uintptr_t)l->stack_lo - 4096 && a < (uintptr_t)l->stack_lo)
-            emu_lane_fault(l, cudaErrorLaunchOutOfResources, pc,
+            emu_lane_fault(l, cudaErrorLaunchOutOfResources, EMU_TAG_STACK, pc,
                        "stack overflow: the thread used more than %zu KiB of stack (large local arrays or deep "
                        "recursion; EMU_STACK_KB raises the limit)",
                        emu_stack_bytes >> 10);
-        emu_lane_fault(l, cudaErrorIllegalAddress, pc,
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_CRASH, pc,
                    "the thread crashed (signal %d, address %p) outside the checked loads and stores", sig,
                    info->si_addr);
     }

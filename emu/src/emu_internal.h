@@ -13,7 +13,7 @@
  * The host's last error (cudaGetLastError), the sticky error of a failed
  * kernel, the message cudaGetErrorString returns for it, and the last error of
  * the device side (cudaGetLastError called in a kernel). */
-extern char emu_error_message[2400];
+extern char emu_error_message[4096];
 /* Records an error; sticky: every later runtime call returns it (a failed kernel). */
 void emu_set_error(cudaError_t code, int sticky, const char *message);
 /* Prints "emu: MESSAGE" and records it as a non-sticky error (bad arguments of a host call). */
@@ -45,6 +45,9 @@ const emu_alloc *emu_alloc_nearest(uintptr_t addr);
 void emu_mem_init(void);
 /* Frees every allocation (cudaDeviceReset). */
 void emu_mem_reset(void);
+/* Which bytes of the arena were ever written (1) or not (0): the shadow of
+ * address a is emu_global_shadow[a - emu_arena_lo]. */
+extern unsigned char *emu_global_shadow;
 /* Scratch memory for launch closures: never checked, never counted. */
 extern uintptr_t emu_scratch_lo, emu_scratch_hi;
 void emu_scratch_reset(void);
@@ -156,24 +159,57 @@ void emu_resume(emu_lane *l);  /* from the scheduler into a lane, until it yield
 typedef struct {
     int pending;
     cudaError_t code;
-    char what[1700];
+    const char *tag; /* the diagnostic's class, EMU_TAG_* */
+    char what[3000];
     uintptr_t site;
 } emu_fault_rec;
 extern emu_fault_rec emu_fault;
 extern emu_lane *emu_fault_lane; /* the lane a fault is reported for (NULL: the block) */
+/* Records a fault found by the scheduler for lane l (NULL: the whole block) at code address site. */
+void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Stops lane l for good (it never returns): the scheduler reports the fault. */
-_Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, uintptr_t site, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+_Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, uintptr_t site, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* The class tags that begin every diagnostic (README.md, "Diagnostics"): stable
+ * words for tools (the checker) to classify a failure without reading prose. */
+#define EMU_TAG_OOB "[out-of-bounds]"
+#define EMU_TAG_RACE "[race]"
+#define EMU_TAG_WARP_SYNC "[warp-sync]"
+#define EMU_TAG_UNINIT_SHARED "[uninitialized-shared]"
+#define EMU_TAG_UNINIT_GLOBAL "[uninitialized-global]"
+#define EMU_TAG_SYNC_MASK "[sync-mask]"
+#define EMU_TAG_BARRIER "[barrier-divergence]"
+#define EMU_TAG_ENDLESS "[endless-loop]"
+#define EMU_TAG_TRAP "[trap]"
+#define EMU_TAG_STACK "[stack-overflow]"
+#define EMU_TAG_CRASH "[crash]"
 
 /* emu_access.c */
 extern emu_counters emu_counts;
 extern size_t emu_dyn_shared_bytes; /* of the running grid */
+/* Fresh shared memory for a block: the poison pattern 0xFF, and nothing written yet. */
+void emu_shared_fresh(void);
+/* The shadow bytes (1: written) of an access of the running block, NULL where
+ * nothing is tracked (__device__ variables). */
+unsigned char *emu_shadow_of(int space, uintptr_t addr);
+/* Uninitialized reads are decided at the end of their barrier interval (a
+ * write by another warp in the same interval makes the read a race instead,
+ * reported as such; a later write by the reader's own warp does not): emu_uninit_note() remembers one, emu_uninit_check()
+ * stops the block (-1) for any whose bytes are still unwritten, and
+ * emu_uninit_forget() starts a new block. */
+void emu_uninit_note(const emu_lane *l, unsigned int bad);
+extern int emu_uninit_n; /* reads noted in this interval */
+void emu_uninit_store(const emu_lane *l); /* a store or atomic of lane l, while reads are noted */
+int emu_uninit_check(void);
+void emu_uninit_forget(void);
 /* One warp-level instruction: the lanes g[0..n) at the same access site (counted). */
 void emu_account(emu_lane **g, int n);
 
 /* emu_warp.c */
 /* The lanes g[0..n) of one warp meet at a warp operation: exchange and release them. */
-void emu_warp_round(emu_lane **g, int n);
+int emu_warp_round(emu_lane **g, int n); /* -1: a fault (a mask the call breaks) */
 
 /* emu_run.c */
 extern emu_launch_rec *emu_running; /* the grid running now */
@@ -183,7 +219,8 @@ int emu_run_grid(emu_launch_rec *r); /* -1: a fault (in emu_fault) stopped it */
 
 /* emu_launch.c: limits of one host launch */
 enum { RACES_OFF = 0, RACES_WARN = 1, RACES_ERROR = 2 };
-extern int emu_race_mode; /* EMU_RACES */
+extern int emu_race_mode;      /* EMU_RACES */
+extern int emu_warp_sync_mode; /* EMU_WARP_SYNC: RACES_WARN or RACES_ERROR */
 extern unsigned long long emu_steps;
 extern double emu_time_limit_s;
 extern volatile sig_atomic_t emu_timed_out;
@@ -197,8 +234,13 @@ void emu_describe_thread(char *buf, size_t size);
 void emu_describe_memory(int space, uintptr_t a, char *buf, size_t size);
 /* Lane l's access conflicts (emu_race_access): -1 when the kernel must stop. */
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit);
-/* A warning, once per code site for the whole run. */
-void emu_warn_once(uintptr_t site, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets the fault for an uninitialized read of lane (thread lin) at site: byte bad of the access is unwritten. */
+void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
+                       unsigned int bad);
+/* A warp-synchronous exchange (EMU_WARP_SYNC=error) waits for the end of its barrier
+ * interval: a race found meanwhile is reported instead. -1: it is now the fault. */
+int emu_report_warp_sync(void);
+void emu_report_forget_warp_sync(void);
 /* Prints the pending fault and makes it the sticky error. */
 void emu_report_fault(void);
 /* Forgets which races were reported (a new host launch reports them again). */

@@ -18,6 +18,7 @@ static emu_launch_rec *queue_head, *queue_tail;
 static const char *next_name; /* emu_launch_name() for the next launch */
 
 int emu_race_mode = RACES_ERROR;
+int emu_warp_sync_mode = RACES_ERROR;
 unsigned long long emu_steps;
 double emu_time_limit_s;
 volatile sig_atomic_t emu_timed_out;
@@ -68,6 +69,22 @@ cudaError_t cudaFuncSetAttributeRaw(const void *func, cudaFuncAttribute attr, in
     return cudaSuccess;
 }
 
+/* error (the default) | warn | off (where allowed) */
+static int env_mode(const char *name, int off_allowed)
+{
+    const char *e = getenv(name);
+    if (!e || !*e || strcmp(e, "error") == 0 || strcmp(e, "1") == 0)
+        return RACES_ERROR;
+    if (strcmp(e, "warn") == 0)
+        return RACES_WARN;
+    if (off_allowed && (strcmp(e, "off") == 0 || strcmp(e, "0") == 0))
+        return RACES_OFF;
+    static int told;
+    if (!told++)
+        fprintf(stderr, "emu: %s=%s: use error (the default)%s\n", name, e, off_allowed ? ", warn or off" : " or warn");
+    return RACES_ERROR;
+}
+
 static void init_limits(void)
 {
     const char *e = getenv("EMU_STEP_LIMIT");
@@ -76,19 +93,8 @@ static void init_limits(void)
         step_limit = ~0ull;
     e = getenv("EMU_TIME_LIMIT_S");
     emu_time_limit_s = e ? strtod(e, NULL) : 300.0;
-    e = getenv("EMU_RACES");
-    if (!e || !*e || strcmp(e, "error") == 0 || strcmp(e, "1") == 0)
-        emu_race_mode = RACES_ERROR;
-    else if (strcmp(e, "warn") == 0)
-        emu_race_mode = RACES_WARN;
-    else if (strcmp(e, "off") == 0 || strcmp(e, "0") == 0)
-        emu_race_mode = RACES_OFF;
-    else {
-        static int told;
-        if (!told++)
-            fprintf(stderr, "emu: EMU_RACES=%s: use error (the default), warn or off\n", e);
-        emu_race_mode = RACES_ERROR;
-    }
+    emu_race_mode = env_mode("EMU_RACES", 1);
+    emu_warp_sync_mode = env_mode("EMU_WARP_SYNC", 0);
     emu_report_new_launch(); /* races are reported once per host launch and pair of sites */
 }
 
@@ -189,18 +195,16 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
 int emu_check_budget(void)
 {
     if (emu_steps > step_limit) {
-        emu_fault.pending = 1;
-        emu_fault.code = cudaErrorLaunchTimeout;
-        snprintf(emu_fault.what, sizeof emu_fault.what,
-                 "probable endless loop: the launch made more than %llu memory accesses (EMU_STEP_LIMIT)",
-                 step_limit);
+        emu_fault_set(cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, 0, NULL,
+                      "probable endless loop: the launch made more than %llu memory accesses (EMU_STEP_LIMIT)",
+                      step_limit);
         return -1;
     }
-    if (emu_timed_out || (emu_time_limit_s > 0 && (emu_steps & 0xffff) == 0 && now_s() - launch_start_s > emu_time_limit_s)) {
-        emu_fault.pending = 1;
-        emu_fault.code = cudaErrorLaunchTimeout;
-        snprintf(emu_fault.what, sizeof emu_fault.what,
-                 "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S)", emu_time_limit_s);
+    if (emu_timed_out ||
+        (emu_time_limit_s > 0 && (emu_steps & 0xffff) == 0 && now_s() - launch_start_s > emu_time_limit_s)) {
+        emu_fault_set(cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, 0, NULL,
+                      "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S)",
+                      emu_time_limit_s);
         return -1;
     }
     return 0;

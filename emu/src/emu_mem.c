@@ -14,6 +14,10 @@
 #define GAP 4096u   /* an unmapped page between blocks: a run past the end never lands in a neighbour */
 
 uintptr_t emu_arena_lo, emu_arena_hi;
+/* One shadow byte per arena byte, 1 once the byte was written (by a host copy or
+ * memset, or a kernel store or atomic): the same layout as the arena, mapped and
+ * unmapped with each block (fresh pages read 0: nothing written yet). */
+unsigned char *emu_global_shadow;
 uintptr_t emu_scratch_lo, emu_scratch_hi;
 static uintptr_t scratch_next;
 
@@ -33,6 +37,12 @@ void emu_mem_init(void)
     }
     emu_arena_lo = (uintptr_t)p;
     emu_arena_hi = emu_arena_lo + ARENA_BYTES;
+    p = mmap(NULL, ARENA_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "emu: cannot reserve address space for device memory\n");
+        abort();
+    }
+    emu_global_shadow = p;
     p = mmap(NULL, SCRATCH_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         fprintf(stderr, "emu: cannot reserve address space for launches\n");
@@ -118,7 +128,8 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
         emu_set_error(cudaErrorMemoryAllocation, 0, NULL);
         return cudaErrorMemoryAllocation;
     }
-    if (mprotect((void *)at, span - GAP, PROT_READ | PROT_WRITE) != 0) {
+    if (mprotect((void *)at, span - GAP, PROT_READ | PROT_WRITE) != 0 ||
+        mprotect(emu_global_shadow + (at - emu_arena_lo), span - GAP, PROT_READ | PROT_WRITE) != 0) {
         *ptr = NULL;
         emu_set_error(cudaErrorMemoryAllocation, 0, NULL);
         return cudaErrorMemoryAllocation;
@@ -164,8 +175,11 @@ cudaError_t cudaFree(void *ptr)
         return cudaErrorInvalidValue;
     for (size_t i = 0; i < alloc_count; i++) {
         if (allocs[i].start == (uintptr_t)ptr) {
+            unsigned char *shadow = emu_global_shadow + (allocs[i].start - emu_arena_lo);
             madvise(ptr, allocs[i].span - GAP, MADV_DONTNEED);
             mprotect(ptr, allocs[i].span - GAP, PROT_NONE);
+            madvise(shadow, allocs[i].span - GAP, MADV_DONTNEED); /* a later block here starts unwritten */
+            mprotect(shadow, allocs[i].span - GAP, PROT_NONE);
             bytes_in_use -= allocs[i].span;
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;
@@ -244,6 +258,12 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
         return cudaErrorInvalidValue;
     }
     memmove(dst, src, bytes);
+    /* what the copy wrote is initialized; a device-to-device copy passes on what its source had */
+    if (bytes && kind == cudaMemcpyHostToDevice)
+        memset(emu_global_shadow + ((uintptr_t)dst - emu_arena_lo), 1, bytes);
+    else if (bytes && kind == cudaMemcpyDeviceToDevice)
+        memmove(emu_global_shadow + ((uintptr_t)dst - emu_arena_lo),
+                emu_global_shadow + ((uintptr_t)src - emu_arena_lo), bytes);
     return cudaSuccess;
 }
 
@@ -261,6 +281,8 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
     if ((e = check_device_range("cudaMemset", "destination", ptr, bytes)) != cudaSuccess)
         return e;
     memset(ptr, value, bytes);
+    if (bytes)
+        memset(emu_global_shadow + ((uintptr_t)ptr - emu_arena_lo), 1, bytes);
     return cudaSuccess;
 }
 

@@ -31,6 +31,34 @@ static site_pair xchg_lines[PAIRS]; /* the same by source lines (template instan
 static int xchg_lines_n;
 static int xchg_explained; /* the note on independent thread scheduling: once per host launch */
 
+/* the first warp-synchronous exchange of the barrier interval (EMU_WARP_SYNC=error) */
+static struct {
+    int pending;
+    int race_seen; /* a race between warps in the same interval: reported instead */
+    uintptr_t site;
+    emu_lane *lane;
+    char what[1800];
+} warp_sync;
+
+int emu_report_warp_sync(void)
+{
+    int pending = warp_sync.pending && !warp_sync.race_seen;
+    warp_sync.pending = warp_sync.race_seen = 0;
+    if (!pending)
+        return 0;
+    emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_WARP_SYNC, warp_sync.site, warp_sync.lane,
+                  "%s. This is wrong on real GPUs even if the result here is right: the emulator runs the 32 lanes of "
+                  "a warp in lockstep, as GPUs before Volta did, but since Volta (sm_70) independent thread "
+                  "scheduling lets the lanes of a warp run apart, so the load may see the old value, volatile or "
+                  "not. Put __syncwarp() between the store and the load (and between a load and a store that "
+                  "overwrites the word), or pass the values with __shfl_*_sync() [EMU_WARP_SYNC=warn: report this "
+                  "as a warning and run on]",
+                  warp_sync.what);
+    return -1;
+}
+
+void emu_report_forget_warp_sync(void) { warp_sync.pending = warp_sync.race_seen = 0; }
+
 void emu_report_new_launch(void)
 {
     race_seen_n = 0;
@@ -96,7 +124,7 @@ static const char *verb_past(int kind)
  * =error). */
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
 {
-    char mem[320], other[512], where[512], what[1600], kernel[300];
+    char mem[320], other[512], where[512], what[1800], kernel[300];
     const emu_lane *o = &emu_lanes[hit->thread];
     unsigned int warp = l->lin / 32;
     if (emu_running && emu_running->name)
@@ -105,36 +133,50 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
         kernel[0] = 0;
 
     if (hit->intra_warp) {
-        /* lanes of one warp: never fatal, reported once per pair of sites for the whole run */
+        if (emu_warp_sync_mode == RACES_ERROR && warp_sync.pending)
+            return 0; /* the first one of the interval is the one reported */
+        emu_describe_line(hit->site, other, sizeof other);
+        emu_describe_memory(space, addr, mem, sizeof mem);
+        snprintf(what, sizeof what,
+                 "warp-synchronous exchange without __syncwarp()%s, block (%u,%u,%u), warp %u: lane %u (thread "
+                 "(%u,%u,%u)) %s %s, which lane %u (thread (%u,%u,%u)) %s at %s with no __syncwarp(), "
+                 "__syncthreads() or warp shuffle/vote in between",
+                 kernel, emu_block.x, emu_block.y, emu_block.z, warp, l->lin & 31, l->tid.x, l->tid.y, l->tid.z,
+                 verb_now(kind), mem, o->lin & 31, o->tid.x, o->tid.y, o->tid.z, verb_past(hit->kind), other);
+        if (emu_warp_sync_mode == RACES_ERROR) {
+            /* decided when the barrier interval ends: a race in the same interval (a missing
+             * __syncthreads(), which would order this exchange too) is the better diagnosis */
+            if (!warp_sync.pending) {
+                warp_sync.pending = 1;
+                warp_sync.site = site;
+                warp_sync.lane = l;
+                snprintf(warp_sync.what, sizeof warp_sync.what, "%s", what);
+            }
+            return 0;
+        }
+        /* a warning: once per pair of sites (and of source lines) for the whole run */
         if (pair_seen(xchg_seen, &xchg_seen_n, hit->site, site))
             return 0;
-        emu_describe_line(hit->site, other, sizeof other);
         emu_describe_line(site, where, sizeof where);
         if (pair_seen(xchg_lines, &xchg_lines_n, text_hash(other), text_hash(where)))
             return 0;
         emu_describe_site(site, where, sizeof where);
-        emu_describe_memory(space, addr, mem, sizeof mem);
-        fprintf(stderr,
-                "emu: warning: %s: warp-synchronous exchange without __syncwarp()%s, block (%u,%u,%u), warp %u: "
-                "lane %u (thread (%u,%u,%u)) %s %s, which lane %u (thread (%u,%u,%u)) %s at %s with no "
-                "__syncwarp(), __syncthreads() or warp shuffle/vote in between\n",
-                where, kernel, emu_block.x, emu_block.y, emu_block.z, warp, l->lin & 31, l->tid.x, l->tid.y,
-                l->tid.z, verb_now(kind), mem, o->lin & 31, o->tid.x, o->tid.y, o->tid.z, verb_past(hit->kind),
-                other);
+        fprintf(stderr, "emu: warning: " EMU_TAG_WARP_SYNC " %s: %s\n", where, what);
         if (!xchg_explained) {
             xchg_explained = 1;
             fprintf(stderr,
                     "emu: note: the emulator runs the 32 lanes of a warp in lockstep, as GPUs before Volta did, so "
                     "this exchange works here; since Volta (sm_70) independent thread scheduling lets the lanes of "
-                    "a warp run apart, and the load may see the old value, volatile or not. Put __syncwarp() "
-                    "between the store and the load (and between a load and a store that overwrites the word), or "
-                    "pass the values with __shfl_*_sync(). This is a warning only: the emulator cannot see "
-                    "whether the accesses are volatile.\n");
+                    "a warp run apart, and the load may see the old value, volatile or not: the code is wrong on "
+                    "real GPUs. Put __syncwarp() between the store and the load (and between a load and a store "
+                    "that overwrites the word), or pass the values with __shfl_*_sync(). A warning only because "
+                    "EMU_WARP_SYNC=warn (without it, this stops the kernel).\n");
         }
         fflush(stderr);
         return 0;
     }
 
+    warp_sync.race_seen = 1;
     if (pair_seen(race_seen, &race_seen_n, hit->site, site))
         return 0;
     emu_describe_line(hit->site, other, sizeof other);
@@ -146,53 +188,60 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
              kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, warp, verb_now(kind),
              mem, o->tid.x, o->tid.y, o->tid.z, hit->thread / 32, verb_past(hit->kind), other);
     if (emu_race_mode == RACES_ERROR) {
-        snprintf(emu_fault.what, sizeof emu_fault.what, "%s [EMU_RACES=warn: report races without stopping]", what);
-        emu_fault.pending = 1;
-        emu_fault.code = cudaErrorLaunchFailure;
-        emu_fault.site = site;
-        emu_fault_lane = l;
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, site, l,
+                      "%s [EMU_RACES=warn: report races without stopping]", what);
         return -1;
     }
     emu_describe_site(site, where, sizeof where);
-    fprintf(stderr, "emu: warning: %s: %s\n", where, what);
+    fprintf(stderr, "emu: warning: " EMU_TAG_RACE " %s: %s\n", where, what);
     fflush(stderr);
     return 0;
 }
 
+void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
+                       unsigned int bad)
+{
+    char mem[320], kernel[300] = "";
+    emu_lane *l = &emu_lanes[lin];
+    if (emu_running && emu_running->name)
+        snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
+    emu_describe_memory(space, addr + bad, mem, sizeof mem);
+    if (space == SP_SHARED)
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_UNINIT_SHARED, site, l,
+                      "uninitialized shared memory read%s, block (%u,%u,%u): thread (%u,%u,%u) (warp %u, lane %u) "
+                      "loads %u bytes at %p, but no thread of this block has written %s before: shared memory "
+                      "starts every block uninitialized (on a GPU it holds what an earlier block left there; here "
+                      "0xFF bytes). Store every element the block reads first (threads past the edge of the data "
+                      "store 0), then __syncthreads()",
+                      kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, lin / 32, lin & 31,
+                      size, (void *)addr, mem);
+    else
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_UNINIT_GLOBAL, site, l,
+                      "uninitialized global memory read%s, block (%u,%u,%u): thread (%u,%u,%u) loads %u bytes at %p, "
+                      "but nothing has written %s: no cudaMemcpy/cudaMemset from the host and no kernel store or "
+                      "atomic (cudaMalloc does not clear memory: on a GPU it holds old data; here 0xCD bytes). "
+                      "Copy or set the data before the kernel reads it, or read only what was written",
+                      kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, size, (void *)addr,
+                      mem);
+}
+
 void emu_report_fault(void)
 {
-    char where[512], msg[2300];
+    char where[512], msg[sizeof emu_fault.what + 700];
     uintptr_t site = emu_fault.site;
     if (site)
         emu_describe_site(site, where, sizeof where);
     else
         snprintf(where, sizeof where, "in a kernel");
     if (emu_fault_lane && !strstr(emu_fault.what, "block ("))
-        snprintf(msg, sizeof msg, "%s: %s (block (%u,%u,%u), thread (%u,%u,%u))", where, emu_fault.what, emu_block.x,
-                 emu_block.y, emu_block.z, emu_fault_lane->tid.x, emu_fault_lane->tid.y, emu_fault_lane->tid.z);
+        snprintf(msg, sizeof msg, "%s %s: %s (block (%u,%u,%u), thread (%u,%u,%u))", emu_fault.tag, where,
+                 emu_fault.what, emu_block.x, emu_block.y, emu_block.z, emu_fault_lane->tid.x, emu_fault_lane->tid.y,
+                 emu_fault_lane->tid.z);
     else
-        snprintf(msg, sizeof msg, "%s: %s", where, emu_fault.what);
+        snprintf(msg, sizeof msg, "%s %s: %s", emu_fault.tag, where, emu_fault.what);
     fprintf(stderr, "emu: error: %s\n", msg);
     fflush(stderr);
     emu_set_error(emu_fault.code, 1, msg);
 }
 
-
-void emu_warn_once(uintptr_t site, const char *fmt, ...)
-{
-    static uintptr_t seen[64];
-    static int nseen;
-    for (int i = 0; i < nseen; i++)
-        if (seen[i] == site)
-            return;
-    if (nseen < 64)
-        seen[nseen++] = site;
-    char where[512], msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    emu_describe_site(site, where, sizeof where);
-    fprintf(stderr, "emu: warning: %s: %s\n", where, msg);
-}
 

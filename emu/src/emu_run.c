@@ -69,7 +69,8 @@ static int run_warp(unsigned int w)
             if ((L[i].state == L_ACCESS || L[i].state == L_WSYNC) && L[i].site == min)
                 g[k++] = &L[i];
         if (g[0]->state == L_WSYNC) {
-            emu_warp_round(g, k);
+            if (emu_warp_round(g, k) != 0)
+                return -1;
             continue;
         }
         /* Lanes of one instruction may reach different spaces through a generic pointer:
@@ -89,6 +90,24 @@ static int run_warp(unsigned int w)
                 if (m)
                     emu_account(h, m);
             }
+        }
+        /* initialization: stores and atomics write bytes, loads must find them written */
+        for (int i = 0; i < k; i++) {
+            emu_lane *l = g[i];
+            unsigned char *sh = emu_shadow_of(l->space, l->addr);
+            if (!sh)
+                continue;
+            if (l->kind != K_LOAD) {
+                memset(sh, 1, l->size);
+                if (__builtin_expect(emu_uninit_n != 0, 0))
+                    emu_uninit_store(l);
+                continue;
+            }
+            for (unsigned int b = 0; b < l->size; b++)
+                if (__builtin_expect(!sh[b], 0)) {
+                    emu_uninit_note(l, b);
+                    break;
+                }
         }
         if (emu_race_mode != RACES_OFF) {
             for (int i = 0; i < k; i++) {
@@ -142,7 +161,9 @@ static int run_block(void)
         for (unsigned int w = 0; w < warps; w++)
             if (run_warp(w) != 0)
                 return -1;
-        /* every thread now waits at a barrier or has returned */
+        /* every thread now waits at a barrier or has returned: the interval is over */
+        if (emu_report_warp_sync() != 0 || emu_uninit_check() != 0)
+            return -1;
         emu_lane *first = NULL;
         int waiting = 0, count = 0, all = 1, any = 0;
         for (unsigned int i = 0; i < emu_nthreads; i++) {
@@ -159,16 +180,12 @@ static int run_block(void)
                 char a[512], b[512];
                 emu_describe_site(first->site, a, sizeof a);
                 emu_describe_site(l->site, b, sizeof b);
-                snprintf(emu_fault.what, sizeof emu_fault.what,
+                emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_BARRIER, first->site, NULL,
                          "__syncthreads() not reached by all threads of block (%u,%u,%u): thread (%u,%u,%u) waits at "
                          "%s while thread (%u,%u,%u) waits at %s (a barrier inside a branch that threads take "
                          "differently)",
                          emu_block.x, emu_block.y, emu_block.z, first->tid.x, first->tid.y, first->tid.z, a, l->tid.x,
                          l->tid.y, l->tid.z, b);
-                emu_fault.pending = 1;
-                emu_fault.code = cudaErrorLaunchFailure;
-                emu_fault.site = 0;
-                emu_fault_lane = NULL;
                 return -1;
             }
         }
@@ -193,16 +210,6 @@ static int run_block(void)
     return 0;
 }
 
-static void poison_shared(void)
-{
-    char *lo = __start_emu_shared, *hi = __stop_emu_shared, *dyn = emu_dynamic_shared;
-    if (dyn > lo)
-        memset(lo, 0xFF, (size_t)(dyn - lo));
-    if (dyn + DYN_SHARED_MAX < hi)
-        memset(dyn + DYN_SHARED_MAX, 0xFF, (size_t)(hi - dyn - DYN_SHARED_MAX));
-    memset(dyn, 0xFF, emu_dyn_shared_bytes);
-}
-
 int emu_run_grid(emu_launch_rec *r)
 {
     emu_running = r;
@@ -215,9 +222,15 @@ int emu_run_grid(emu_launch_rec *r)
                 emu_block.x = x;
                 emu_block.y = y;
                 emu_block.z = z;
-                poison_shared();
-                if (run_block() != 0)
+                emu_shared_fresh();
+                emu_uninit_forget();
+                emu_report_forget_warp_sync();
+                if (run_block() != 0) {
+                    /* a fault after an uninitialized read (a garbage index, say): the read is the cause */
+                    if (strcmp(emu_fault.tag, EMU_TAG_RACE) != 0 && strcmp(emu_fault.tag, EMU_TAG_WARP_SYNC) != 0)
+                        emu_uninit_check();
                     return -1;
+                }
             }
     return 0;
 }
