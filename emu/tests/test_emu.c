@@ -634,6 +634,22 @@ static void test_initialized_memory_is_clean(void)
     }
 }
 
+static int case_matmul_edge_zeros(int arg, int *value)
+{
+    (void)arg;
+    return clean_matmul_edge_zeros(value);
+}
+
+static void test_matmul_edge_zeros_is_clean(void)
+{
+    static case_run r;
+    run_case(case_matmul_edge_zeros, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 33 * 47 * 65);
+    CU_ASSERT_FALSE(has(&r, "emu: "));
+}
+
 static void test_broken_sync_mask_not_in_mask(void)
 {
     static case_run r;
@@ -734,6 +750,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: the same in extern __shared__ memory", test_broken_uninit_dynamic_shared) ||
         !CU_add_test(s, "broken: accumulating into unwritten cudaMalloc memory ([uninitialized-global])", test_broken_uninit_global) ||
         !CU_add_test(s, "edge threads storing 0, cudaMemset, a kernel's stores: initialized", test_initialized_memory_is_clean) ||
+        !CU_add_test(s, "tiled matmul of odd sizes, edge threads store zeros: clean", test_matmul_edge_zeros_is_clean) ||
         !CU_add_test(s, "broken: a lane outside its shuffle's mask ([sync-mask])", test_broken_sync_mask_not_in_mask) ||
         !CU_add_test(s, "broken: lanes of the mask wait at a barrier ([sync-mask])", test_broken_sync_mask_absent_lanes) ||
         !CU_add_test(s, "broken: a shuffle reads an exited lane of its mask ([sync-mask])", test_broken_sync_mask_reads_exited_lane) ||

@@ -24,6 +24,7 @@ int broken_warp_exchange(int variant, int *sum);
  * 1 copied from unwritten memory (broken), 2 memset, 3 written by a kernel (clean) */
 int broken_uninit_shared(int variant, int *sum);
 int broken_uninit_global(int variant, int *sum);
+int clean_matmul_edge_zeros(int *sum); /* uninitialized.cu: tiles padded with zeros (clean) */
 /* sync_mask.cu: 0 caller not in the mask, 1 masked lanes at a barrier, 2 a shuffle reads an
  * exited lane of its mask (broken); 3, 4 correct partial masks */
 int broken_sync_mask(int variant, int *sum);

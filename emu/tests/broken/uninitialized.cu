@@ -103,3 +103,49 @@ extern "C" int broken_uninit_global(int variant, int *sum)
     }
     return e;
 }
+
+/* Clean: a tiled matmul of odd sizes whose edge threads store zeros into the tiles. */
+#define TILE 16
+__global__ void matmul_edge_zeros(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE], Bs[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+    float sum = 0;
+    for (int t = 0; t < (K + TILE - 1) / TILE; t++) {
+        int ka = t * TILE + threadIdx.x, kb = t * TILE + threadIdx.y;
+        As[threadIdx.y][threadIdx.x] = row < M && ka < K ? A[row * K + ka] : 0.0f;
+        Bs[threadIdx.y][threadIdx.x] = kb < K && col < N ? B[kb * N + col] : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TILE; k++)
+            sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[row * N + col] = sum;
+}
+
+/* 33x65 times 65x47 of ones: every element of C is 65; returns their sum in *sum */
+extern "C" int clean_matmul_edge_zeros(int *sum)
+{
+    enum { M = 33, K = 65, N = 47 };
+    static float ha[M * K], hb[K * N], hc[M * N];
+    float *a, *b, *c;
+    for (int i = 0; i < M * K; i++)
+        ha[i] = 1;
+    for (int i = 0; i < K * N; i++)
+        hb[i] = 1;
+    cudaMalloc((void **)&a, sizeof ha);
+    cudaMalloc((void **)&b, sizeof hb);
+    cudaMalloc((void **)&c, sizeof hc);
+    cudaMemcpy(a, ha, sizeof ha, cudaMemcpyHostToDevice);
+    cudaMemcpy(b, hb, sizeof hb, cudaMemcpyHostToDevice);
+    matmul_edge_zeros<<<dim3((N + TILE - 1) / TILE, (M + TILE - 1) / TILE), dim3(TILE, TILE)>>>(a, b, c, M, N, K);
+    int e = cudaDeviceSynchronize();
+    if (e == 0 && cudaMemcpy(hc, c, sizeof hc, cudaMemcpyDeviceToHost) == cudaSuccess) {
+        double s = 0;
+        for (int i = 0; i < M * N; i++)
+            s += hc[i];
+        *sum = (int)s;
+    }
+    return e;
+}
