@@ -5,8 +5,27 @@
 #include "cuda_runtime.h"
 #include "emu_counters.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* ---- errors (emu_error.c; depends on nothing else) ----
+ * The host's last error (cudaGetLastError), the sticky error of a failed
+ * kernel, the message cudaGetErrorString returns for it, and the last error of
+ * the device side (cudaGetLastError called in a kernel). */
+extern char emu_error_message[4096];
+/* Records an error; sticky: every later runtime call returns it (a failed kernel). */
+void emu_set_error(cudaError_t code, int sticky, const char *message);
+/* Prints "emu: MESSAGE" and records it as a non-sticky error (bad arguments of a host call). */
+void emu_host_error(cudaError_t code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+cudaError_t emu_sticky_error(void);
+/* cudaDeviceReset: no error any more. */
+void emu_error_reset(void);
+/* While a grid runs, runtime calls come from device code: the launcher says when. */
+void emu_error_device_side(int on);
+int emu_in_kernel(void);
+void emu_device_set_error(cudaError_t code);
+cudaError_t emu_device_last_error(int clear);
 
 /* ---- memory (emu_mem.c) ---- */
 
@@ -26,22 +45,12 @@ const emu_alloc *emu_alloc_nearest(uintptr_t addr);
 void emu_mem_init(void);
 /* Frees every allocation (cudaDeviceReset). */
 void emu_mem_reset(void);
+/* Which bytes of the arena were ever written (1) or not (0): the shadow of
+ * address a is emu_global_shadow[a - emu_arena_lo]. */
+extern unsigned char *emu_global_shadow;
 /* Scratch memory for launch closures: never checked, never counted. */
 extern uintptr_t emu_scratch_lo, emu_scratch_hi;
 void emu_scratch_reset(void);
-
-/* ---- scheduler (emu_sched.c) ---- */
-
-/* Records an error that stops the current grid (sticky for cudaIllegalAddress and friends). */
-void emu_fail(cudaError_t code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int emu_in_kernel(void);
-/* The error a device-side cudaGetLastError() sees. */
-cudaError_t emu_device_last_error(int clear);
-
-/* ---- errors (emu_api.c) ---- */
-void emu_set_error(cudaError_t code, int sticky, const char *message);
-cudaError_t emu_sticky_error(void);
-extern char emu_error_message[2400];
 
 /* ---- diagnostics (emu_diag.c) ---- */
 /* Writes "file:line (function)" for a code address into buf (answers are cached). */
@@ -52,7 +61,7 @@ void emu_describe_line(uintptr_t site, char *buf, size_t size);
  * offset into it in *offset); returns 0 when there is no such symbol. */
 int emu_describe_data(uintptr_t addr, char *name, size_t size, size_t *offset);
 
-/* ---- accesses: kinds and memory spaces (emu_sched.c, emu_race.c) ---- */
+/* ---- accesses: kinds and memory spaces (emu_access.c, emu_race.c, emu_report.c) ---- */
 enum { SP_GLOBAL = 0, SP_SHARED = 1 };
 enum { K_LOAD = 0, K_STORE = 1, K_ATOMIC = 2 };
 
@@ -79,5 +88,162 @@ void emu_race_warp_synced(unsigned int warp);
 /* Checks and records one lane's access; returns 1 (and fills *hit) for a conflict. */
 int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uintptr_t site, unsigned int thread,
                     emu_race_hit *hit);
+
+/* ---- execution: CUDA threads as fibers, warps, blocks, grids ----
+ * emu_fiber.c  fibers and their stacks, signals (crashes, the time limit)
+ * emu_access.c the load/store hooks, atomics, the counters
+ * emu_warp.c   the device builtins: indices, barriers, warp operations, __trap
+ * emu_run.c    running a grid: warps in rounds (min-PC), blocks, barriers
+ * emu_launch.c launches: configuration, limits, the queue of device launches
+ * emu_report.c turning faults, races and warnings into messages */
+
+/* Boost.Context's C entry points (libboost_context) */
+typedef void *fcontext_t;
+
+/* The dynamic shared memory (extern __shared__), inside the emu_shared section. */
+#define DYN_SHARED_MAX (227u << 10)
+extern char emu_dynamic_shared[DYN_SHARED_MAX];
+extern char __start_emu_shared[], __stop_emu_shared[];
+
+enum { L_READY, L_ACCESS, L_WSYNC, L_BARRIER, L_DONE, L_FAULT };
+enum { W_SYNCWARP = 100 }; /* warp-op code beside the EMU_SHFL_* / EMU_VOTE_* codes of the header */
+#define MAX_THREADS 1024
+
+typedef struct emu_lane {
+    fcontext_t ctx;
+    int state;
+    unsigned char kind, space;
+    unsigned int size;
+    uintptr_t site, addr;
+    /* warp operations and barrier reductions */
+    int op, arg, width;
+    unsigned int mask;
+    unsigned long long value, result;
+    /* identity */
+    uint3 tid;
+    unsigned int lin;
+    char *stack_lo, *stack_hi;
+    unsigned long long reads, writes;
+    /* a store that overwrote another warp's store of this barrier interval: a
+     * race only if it changed the value (checked once the store is done) */
+    struct {
+        int pending;
+        uintptr_t site, addr;
+        unsigned int size;
+        unsigned char space, old[16];
+        emu_race_hit hit;
+    } waw;
+} emu_lane;
+
+typedef struct emu_launch_rec {
+    dim3 grid, block;
+    size_t shmem;
+    emu_thunk_fn thunk, destroy;
+    void *closure;
+    int depth;
+    const char *name; /* the kernel as written at the launch (NULL: not known) */
+    struct emu_launch_rec *next;
+} emu_launch_rec;
+
+/* emu_fiber.c */
+extern emu_lane emu_lanes[MAX_THREADS];
+extern emu_lane *emu_cur;     /* the lane running now; NULL on the host side */
+extern size_t emu_stack_bytes; /* of each lane */
+void emu_fiber_init(void);     /* the stacks (once) */
+void emu_fiber_start(emu_lane *l); /* a fresh fiber that will run the grid's kernel */
+void emu_signals_install(void);
+void emu_yield(void);          /* from a lane back to the scheduler */
+void emu_resume(emu_lane *l);  /* from the scheduler into a lane, until it yields */
+
+/* A fault found inside a lane (or by the scheduler), turned into a message by emu_report_fault. */
+typedef struct {
+    int pending;
+    cudaError_t code;
+    const char *tag; /* the diagnostic's class, EMU_TAG_* */
+    char what[3000];
+    uintptr_t site;
+} emu_fault_rec;
+extern emu_fault_rec emu_fault;
+extern emu_lane *emu_fault_lane; /* the lane a fault is reported for (NULL: the block) */
+/* Records a fault found by the scheduler for lane l (NULL: the whole block) at code address site. */
+void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Stops lane l for good (it never returns): the scheduler reports the fault. */
+_Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, uintptr_t site, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* The class tags that begin every diagnostic (README.md, "Diagnostics"): stable
+ * words for tools (the checker) to classify a failure without reading prose. */
+#define EMU_TAG_OOB "[out-of-bounds]"
+#define EMU_TAG_RACE "[race]"
+#define EMU_TAG_WARP_SYNC "[warp-sync]"
+#define EMU_TAG_UNINIT_SHARED "[uninitialized-shared]"
+#define EMU_TAG_UNINIT_GLOBAL "[uninitialized-global]"
+#define EMU_TAG_SYNC_MASK "[sync-mask]"
+#define EMU_TAG_BARRIER "[barrier-divergence]"
+#define EMU_TAG_ENDLESS "[endless-loop]"
+#define EMU_TAG_TRAP "[trap]"
+#define EMU_TAG_STACK "[stack-overflow]"
+#define EMU_TAG_CRASH "[crash]"
+
+/* emu_access.c */
+extern emu_counters emu_counts;
+extern size_t emu_dyn_shared_bytes; /* of the running grid */
+/* Fresh shared memory for a block: the poison pattern 0xFF, and nothing written yet. */
+void emu_shared_fresh(void);
+/* The shadow bytes (1: written) of an access of the running block, NULL where
+ * nothing is tracked (__device__ variables). */
+unsigned char *emu_shadow_of(int space, uintptr_t addr);
+/* Uninitialized reads are decided at the end of their barrier interval (a
+ * write by another warp in the same interval makes the read a race instead,
+ * reported as such; a later write by the reader's own warp does not): emu_uninit_note() remembers one, emu_uninit_check()
+ * stops the block (-1) for any whose bytes are still unwritten, and
+ * emu_uninit_forget() starts a new block. */
+void emu_uninit_note(const emu_lane *l, unsigned int bad);
+extern int emu_uninit_n; /* reads noted in this interval */
+void emu_uninit_store(const emu_lane *l); /* a store or atomic of lane l, while reads are noted */
+int emu_uninit_check(void);
+void emu_uninit_forget(void);
+/* One warp-level instruction: the lanes g[0..n) at the same access site (counted). */
+void emu_account(emu_lane **g, int n);
+
+/* emu_warp.c */
+/* The lanes g[0..n) of one warp meet at a warp operation: exchange and release them. */
+int emu_warp_round(emu_lane **g, int n); /* -1: a fault (a mask the call breaks) */
+
+/* emu_run.c */
+extern emu_launch_rec *emu_running; /* the grid running now */
+extern uint3 emu_block;             /* the block running now */
+extern unsigned int emu_nthreads;   /* threads per block of the running grid */
+int emu_run_grid(emu_launch_rec *r); /* -1: a fault (in emu_fault) stopped it */
+
+/* emu_launch.c: limits of one host launch */
+enum { RACES_OFF = 0, RACES_WARN = 1, RACES_ERROR = 2 };
+extern int emu_race_mode;      /* EMU_RACES */
+extern int emu_warp_sync_mode; /* EMU_WARP_SYNC: RACES_WARN or RACES_ERROR */
+extern unsigned long long emu_steps;
+extern double emu_time_limit_s;
+extern volatile sig_atomic_t emu_timed_out;
+int emu_check_budget(void); /* -1 (and emu_fault) when the launch ran past its steps or time */
+
+/* emu_report.c */
+const char *emu_kind_name(int kind);
+/* "block (x,y,z), thread (x,y,z)" of the running lane */
+void emu_describe_thread(char *buf, size_t size);
+/* "shared memory sdata (byte 128)" and the like, for the address of an access. */
+void emu_describe_memory(int space, uintptr_t a, char *buf, size_t size);
+/* Lane l's access conflicts (emu_race_access): -1 when the kernel must stop. */
+int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit);
+/* Sets the fault for an uninitialized read of lane (thread lin) at site: byte bad of the access is unwritten. */
+void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
+                       unsigned int bad);
+/* A warp-synchronous exchange (EMU_WARP_SYNC=error) waits for the end of its barrier
+ * interval: a race found meanwhile is reported instead. -1: it is now the fault. */
+int emu_report_warp_sync(void);
+void emu_report_forget_warp_sync(void);
+/* Prints the pending fault and makes it the sticky error. */
+void emu_report_fault(void);
+/* Forgets which races were reported (a new host launch reports them again). */
+void emu_report_new_launch(void);
 
 #endif

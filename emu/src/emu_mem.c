@@ -14,6 +14,10 @@
 #define GAP 4096u   /* an unmapped page between blocks: a run past the end never lands in a neighbour */
 
 uintptr_t emu_arena_lo, emu_arena_hi;
+/* One shadow byte per arena byte, 1 once the byte was written (by a host copy or
+ * memset, or a kernel store or atomic): the same layout as the arena, mapped and
+ * unmapped with each block (fresh pages read 0: nothing written yet). */
+unsigned char *emu_global_shadow;
 uintptr_t emu_scratch_lo, emu_scratch_hi;
 static uintptr_t scratch_next;
 
@@ -33,6 +37,12 @@ void emu_mem_init(void)
     }
     emu_arena_lo = (uintptr_t)p;
     emu_arena_hi = emu_arena_lo + ARENA_BYTES;
+    p = mmap(NULL, ARENA_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "emu: cannot reserve address space for device memory\n");
+        abort();
+    }
+    emu_global_shadow = p;
     p = mmap(NULL, SCRATCH_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         fprintf(stderr, "emu: cannot reserve address space for launches\n");
@@ -118,7 +128,8 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
         emu_set_error(cudaErrorMemoryAllocation, 0, NULL);
         return cudaErrorMemoryAllocation;
     }
-    if (mprotect((void *)at, span - GAP, PROT_READ | PROT_WRITE) != 0) {
+    if (mprotect((void *)at, span - GAP, PROT_READ | PROT_WRITE) != 0 ||
+        mprotect(emu_global_shadow + (at - emu_arena_lo), span - GAP, PROT_READ | PROT_WRITE) != 0) {
         *ptr = NULL;
         emu_set_error(cudaErrorMemoryAllocation, 0, NULL);
         return cudaErrorMemoryAllocation;
@@ -164,8 +175,11 @@ cudaError_t cudaFree(void *ptr)
         return cudaErrorInvalidValue;
     for (size_t i = 0; i < alloc_count; i++) {
         if (allocs[i].start == (uintptr_t)ptr) {
+            unsigned char *shadow = emu_global_shadow + (allocs[i].start - emu_arena_lo);
             madvise(ptr, allocs[i].span - GAP, MADV_DONTNEED);
             mprotect(ptr, allocs[i].span - GAP, PROT_NONE);
+            madvise(shadow, allocs[i].span - GAP, MADV_DONTNEED); /* a later block here starts unwritten */
+            mprotect(shadow, allocs[i].span - GAP, PROT_NONE);
             bytes_in_use -= allocs[i].span;
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;
@@ -173,10 +187,8 @@ cudaError_t cudaFree(void *ptr)
             return cudaSuccess;
         }
     }
-    snprintf(emu_error_message, sizeof emu_error_message,
-             "cudaFree(%p): not a pointer that cudaMalloc returned (or freed twice)", ptr);
-    fprintf(stderr, "emu: %s\n", emu_error_message);
-    emu_set_error(cudaErrorInvalidDevicePointer, 0, emu_error_message);
+    emu_host_error(cudaErrorInvalidDevicePointer, "cudaFree(%p): not a pointer that cudaMalloc returned (or freed twice)",
+                   ptr);
     return cudaErrorInvalidDevicePointer;
 }
 
@@ -205,14 +217,12 @@ static cudaError_t check_device_range(const char *call, const char *which, const
         return cudaSuccess;
     const emu_alloc *a = is_device(p) ? emu_alloc_nearest((uintptr_t)p) : NULL;
     if (a && (uintptr_t)p >= a->start && (uintptr_t)p < a->start + a->bytes)
-        snprintf(emu_error_message, sizeof emu_error_message,
-                 "%s: the %s range of %zu bytes at %p runs %zu bytes past the end of its %zu-byte allocation", call,
-                 which, bytes, p, (size_t)((uintptr_t)p + bytes - a->start - a->bytes), a->bytes);
+        emu_host_error(cudaErrorInvalidValue,
+                       "%s: the %s range of %zu bytes at %p runs %zu bytes past the end of its %zu-byte allocation",
+                       call, which, bytes, p, (size_t)((uintptr_t)p + bytes - a->start - a->bytes), a->bytes);
     else
-        snprintf(emu_error_message, sizeof emu_error_message, "%s: the %s pointer %p is not device memory from cudaMalloc",
-                 call, which, p);
-    fprintf(stderr, "emu: %s\n", emu_error_message);
-    emu_set_error(cudaErrorInvalidValue, 0, emu_error_message);
+        emu_host_error(cudaErrorInvalidValue, "%s: the %s pointer %p is not device memory from cudaMalloc", call,
+                       which, p);
     return cudaErrorInvalidValue;
 }
 
@@ -248,6 +258,12 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
         return cudaErrorInvalidValue;
     }
     memmove(dst, src, bytes);
+    /* what the copy wrote is initialized; a device-to-device copy passes on what its source had */
+    if (bytes && kind == cudaMemcpyHostToDevice)
+        memset(emu_global_shadow + ((uintptr_t)dst - emu_arena_lo), 1, bytes);
+    else if (bytes && kind == cudaMemcpyDeviceToDevice)
+        memmove(emu_global_shadow + ((uintptr_t)dst - emu_arena_lo),
+                emu_global_shadow + ((uintptr_t)src - emu_arena_lo), bytes);
     return cudaSuccess;
 }
 
@@ -265,6 +281,8 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
     if ((e = check_device_range("cudaMemset", "destination", ptr, bytes)) != cudaSuccess)
         return e;
     memset(ptr, value, bytes);
+    if (bytes)
+        memset(emu_global_shadow + ((uintptr_t)ptr - emu_arena_lo), 1, bytes);
     return cudaSuccess;
 }
 

@@ -90,7 +90,10 @@ static void test_device_facts_and_events(void)
 static void test_lockstep_volatile_warp(void)
 {
     int sum = 0;
+    /* the legacy idiom is a [warp-sync] error by default (test_broken_volatile_last_warp) */
+    setenv("EMU_WARP_SYNC", "warn", 1);
     CU_ASSERT_EQUAL(emu_test_warp_reduce(&sum), cudaSuccess);
+    unsetenv("EMU_WARP_SYNC");
     CU_ASSERT_EQUAL(sum, 64 * 65 / 2);
 }
 
@@ -262,6 +265,11 @@ static void run_case(case_fn fn, int arg, const char *const *env, case_run *r)
         close(p[0]);
         dup2(p[1], 2);
         close(p[1]);
+        /* the emulator's defaults, whatever the runner's environment says; then the case's own */
+        unsetenv("EMU_RACES");
+        unsetenv("EMU_WARP_SYNC");
+        unsetenv("EMU_STEP_LIMIT");
+        unsetenv("EMU_TIME_LIMIT_S");
         for (; env && *env; env++) {
             char name[64];
             const char *eq = strchr(*env, '=');
@@ -507,24 +515,51 @@ static void test_broken_endless_stride(void)
     CU_ASSERT_FALSE(has(&r, "race"));
 }
 
+/* The diagnosis starts with "emu: error: TAG FILE:LINE" (FILE:LINE of the marker). */
+static int tagged_at(const case_run *r, const char *tag, const char *file, const char *mark)
+{
+    char want[300];
+    snprintf(want, sizeof want, "emu: error: %s broken/%s:%d (in ", tag, file, marker_line(file, mark));
+    return strstr(r->text, want) != NULL;
+}
+
 static void test_broken_volatile_last_warp(void)
 {
     static case_run r;
     run_case(case_warp, 0, NULL, &r);
     CU_ASSERT_FALSE(r.crashed);
-    CU_ASSERT_EQUAL(r.status, cudaSuccess); /* a warning, never an error */
-    CU_ASSERT_EQUAL(r.value, 64 * 65 / 2);  /* lockstep: the idiom works here */
-    CU_ASSERT(has(&r, "emu: warning: "));
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[warp-sync]", "warp_exchange.cu", "volatile-16")); /* the load */
+    CU_ASSERT(names_line(&r, "warp_exchange.cu", "volatile-32"));              /* the other lane's store */
+    CU_ASSERT(has(&r, "warp-synchronous exchange without __syncwarp() in kernel last_warp_volatile, block (0,0,0), "
+                      "warp 0: lane 0 (thread (0,0,0)) loads from shared memory s (byte 64), which lane 16 (thread "
+                      "(16,0,0)) stored at"));
+    CU_ASSERT(has(&r, "wrong on real GPUs even if the result here is right"));
+    CU_ASSERT(has(&r, "independent thread scheduling"));
+    CU_ASSERT(has(&r, "EMU_WARP_SYNC=warn"));
+    CU_ASSERT_FALSE(has(&r, "emu: warning"));
+}
+
+static void test_broken_volatile_last_warp_warn(void)
+{
+    static const char *const env[] = {"EMU_WARP_SYNC=warn", NULL};
+    static case_run r;
+    run_case(case_warp, 0, env, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 64 * 65 / 2); /* lockstep: the idiom works here */
+    CU_ASSERT(has(&r, "emu: warning: [warp-sync] "));
     CU_ASSERT(has(&r, "warp-synchronous exchange without __syncwarp() in kernel last_warp_volatile, block (0,0,0), "
                       "warp 0: lane 0 (thread (0,0,0)) loads from shared memory s (byte 64), which lane 16 (thread "
                       "(16,0,0)) stored at"));
     CU_ASSERT(names_line(&r, "warp_exchange.cu", "volatile-16")); /* the load */
     CU_ASSERT(names_line(&r, "warp_exchange.cu", "volatile-32")); /* the other lane's store */
     CU_ASSERT(has(&r, "independent thread scheduling"));
+    CU_ASSERT(has(&r, "wrong on real GPUs"));
     CU_ASSERT_FALSE(has(&r, "emu: error"));
     /* once per pair of lines: the load at volatile-16 of the store at volatile-32 appears once */
     char pair[300];
-    snprintf(pair, sizeof pair, "broken/warp_exchange.cu:%d (in last_warp_volatile): warp-synchronous",
+    snprintf(pair, sizeof pair, "emu: warning: [warp-sync] broken/warp_exchange.cu:%d (in last_warp_volatile): warp-synchronous",
              marker_line("warp_exchange.cu", "volatile-16"));
     const char *first = strstr(r.text, pair);
     CU_ASSERT_PTR_NOT_NULL(first);
@@ -537,6 +572,131 @@ static void test_broken_volatile_last_warp(void)
         if (o1)
             CU_ASSERT_PTR_NULL(strstr(o1 + 1, other));
     }
+}
+
+static int case_uninit_shared(int variant, int *value) { return broken_uninit_shared(variant, value); }
+static int case_uninit_global(int variant, int *value) { return broken_uninit_global(variant, value); }
+static int case_sync_mask(int variant, int *value) { return broken_sync_mask(variant, value); }
+
+static void test_broken_uninit_shared(void)
+{
+    static case_run r;
+    run_case(case_uninit_shared, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[uninitialized-shared]", "uninitialized.cu", "uninit-shared"));
+    /* thread 36 adds sdata[100], which thread 100 (past n = 100) never stored */
+    CU_ASSERT(has(&r, "uninitialized shared memory read in kernel reduce_edge_unwritten, block (0,0,0): thread "
+                      "(36,0,0) (warp 1, lane 4) loads 4 bytes at "));
+    CU_ASSERT(has(&r, "no thread of this block has written shared memory sdata (byte 400) before"));
+    CU_ASSERT_FALSE(has(&r, "[race]"));
+}
+
+static void test_broken_uninit_dynamic_shared(void)
+{
+    static case_run r;
+    run_case(case_uninit_shared, 1, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[uninitialized-shared]", "uninitialized.cu", "uninit-dynamic"));
+    CU_ASSERT(has(&r, "thread (36,0,0) (warp 1, lane 4)"));
+    CU_ASSERT(has(&r, "dynamic shared memory (extern __shared__, byte 400)"));
+}
+
+static void test_broken_uninit_global(void)
+{
+    static case_run r;
+    for (int variant = 0; variant <= 1; variant++) {
+        run_case(case_uninit_global, variant, NULL, &r);
+        CU_ASSERT_FALSE(r.crashed);
+        CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+        CU_ASSERT(tagged_at(&r, "[uninitialized-global]", "uninitialized.cu", "uninit-global"));
+        CU_ASSERT(has(&r, "uninitialized global memory read in kernel accumulate, block (0,0,0): thread (0,0,0) "
+                          "loads 4 bytes at "));
+        CU_ASSERT(has(&r, "nothing has written global memory (byte 0 of a 1024-byte cudaMalloc block)"));
+    }
+}
+
+static void test_initialized_memory_is_clean(void)
+{
+    static case_run r;
+    run_case(case_uninit_shared, 2, NULL, &r); /* edge threads store 0 */
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 100);
+    CU_ASSERT_FALSE(has(&r, "emu: "));
+    for (int variant = 2; variant <= 3; variant++) { /* cudaMemset; a kernel's stores */
+        run_case(case_uninit_global, variant, NULL, &r);
+        CU_ASSERT_FALSE(r.crashed);
+        CU_ASSERT_EQUAL(r.status, cudaSuccess);
+        CU_ASSERT_EQUAL(r.value, variant == 2 ? 256 : 512);
+        CU_ASSERT_FALSE(has(&r, "emu: "));
+    }
+}
+
+static int case_matmul_edge_zeros(int arg, int *value)
+{
+    (void)arg;
+    return clean_matmul_edge_zeros(value);
+}
+
+static void test_matmul_edge_zeros_is_clean(void)
+{
+    static case_run r;
+    run_case(case_matmul_edge_zeros, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 33 * 47 * 65);
+    CU_ASSERT_FALSE(has(&r, "emu: "));
+}
+
+static void test_broken_sync_mask_not_in_mask(void)
+{
+    static case_run r;
+    run_case(case_sync_mask, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[sync-mask]", "sync_mask.cu", "not-in-mask"));
+    CU_ASSERT(has(&r, "__shfl_down_sync(0x0000ffff) in kernel not_in_mask, block (0,0,0), warp 0: lane 16 (thread "
+                      "(16,0,0)) executes the call but is not in its mask"));
+    CU_ASSERT(has(&r, "CUDA Programming Guide"));
+}
+
+static void test_broken_sync_mask_absent_lanes(void)
+{
+    static case_run r;
+    run_case(case_sync_mask, 1, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[sync-mask]", "sync_mask.cu", "divergent-shfl"));
+    CU_ASSERT(has(&r, "__shfl_sync(0xffffffff) in kernel lanes_at_barrier, block (0,0,0), warp 0: lanes 0xffff0000 "
+                      "are named in the mask but do not execute this call (lane 16 waits at __syncthreads() at "));
+    CU_ASSERT(names_line(&r, "sync_mask.cu", "divergent-barrier"));
+}
+
+static void test_broken_sync_mask_reads_exited_lane(void)
+{
+    static case_run r;
+    run_case(case_sync_mask, 2, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[sync-mask]", "sync_mask.cu", "read-exited"));
+    CU_ASSERT(has(&r, "lane 4 reads the value of lane 20, which has exited"));
+}
+
+static void test_partial_masks_are_clean(void)
+{
+    static case_run r;
+    run_case(case_sync_mask, 3, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 15 * 16 / 2);
+    CU_ASSERT_FALSE(has(&r, "emu: "));
+    run_case(case_sync_mask, 4, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 15 * 16 / 2 + 1000);
+    CU_ASSERT_FALSE(has(&r, "emu: "));
 }
 
 static void test_broken_syncwarp_and_shuffle_are_clean(void)
@@ -584,7 +744,17 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: off-by-one bound (out-of-bounds)", test_broken_off_by_one) ||
         !CU_add_test(s, "broken: wrong tile index in matmul (out-of-bounds)", test_broken_wrong_tile_index) ||
         !CU_add_test(s, "broken: stride >> 1 (probable endless loop)", test_broken_endless_stride) ||
-        !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp, warning)", test_broken_volatile_last_warp) ||
+        !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp: [warp-sync] error)", test_broken_volatile_last_warp) ||
+        !CU_add_test(s, "broken: volatile last warp, EMU_WARP_SYNC=warn (a warning)", test_broken_volatile_last_warp_warn) ||
+        !CU_add_test(s, "broken: reduction, edge threads leave shared memory unwritten ([uninitialized-shared])", test_broken_uninit_shared) ||
+        !CU_add_test(s, "broken: the same in extern __shared__ memory", test_broken_uninit_dynamic_shared) ||
+        !CU_add_test(s, "broken: accumulating into unwritten cudaMalloc memory ([uninitialized-global])", test_broken_uninit_global) ||
+        !CU_add_test(s, "edge threads storing 0, cudaMemset, a kernel's stores: initialized", test_initialized_memory_is_clean) ||
+        !CU_add_test(s, "tiled matmul of odd sizes, edge threads store zeros: clean", test_matmul_edge_zeros_is_clean) ||
+        !CU_add_test(s, "broken: a lane outside its shuffle's mask ([sync-mask])", test_broken_sync_mask_not_in_mask) ||
+        !CU_add_test(s, "broken: lanes of the mask wait at a barrier ([sync-mask])", test_broken_sync_mask_absent_lanes) ||
+        !CU_add_test(s, "broken: a shuffle reads an exited lane of its mask ([sync-mask])", test_broken_sync_mask_reads_exited_lane) ||
+        !CU_add_test(s, "partial masks used correctly: no diagnosis", test_partial_masks_are_clean) ||
         !CU_add_test(s, "broken: __syncwarp and shuffle last warps (no warning)", test_broken_syncwarp_and_shuffle_are_clean))
         return -1;
     return 0;

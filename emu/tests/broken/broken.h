@@ -17,8 +17,17 @@ int broken_reduce_global_no_sync(int *sum);  /* reduce_missing_sync.cu: race in 
 int broken_off_by_one(void);                 /* off_by_one.cu: out-of-bounds global load */
 int broken_matmul_wrong_tile_index(void);    /* matmul_wrong_tile_index.cu: out-of-bounds global load */
 int broken_endless_stride(void);             /* endless_stride.cu: probable endless loop */
-/* warp_exchange.cu: 0 volatile last warp (warning only), 1 with __syncwarp, 2 with shuffles */
+/* warp_exchange.cu: 0 volatile last warp (warp-sync error; a warning with EMU_WARP_SYNC=warn),
+ * 1 with __syncwarp, 2 with shuffles */
 int broken_warp_exchange(int variant, int *sum);
+/* uninitialized.cu: shared 0 static, 1 dynamic (broken), 2 fixed; global 0 never written,
+ * 1 copied from unwritten memory (broken), 2 memset, 3 written by a kernel (clean) */
+int broken_uninit_shared(int variant, int *sum);
+int broken_uninit_global(int variant, int *sum);
+int clean_matmul_edge_zeros(int *sum); /* uninitialized.cu: tiles padded with zeros (clean) */
+/* sync_mask.cu: 0 caller not in the mask, 1 masked lanes at a barrier, 2 a shuffle reads an
+ * exited lane of its mask (broken); 3, 4 correct partial masks */
+int broken_sync_mask(int variant, int *sum);
 
 #ifdef __cplusplus
 }

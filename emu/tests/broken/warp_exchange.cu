@@ -3,7 +3,8 @@
  *   0  the textbook idiom: a volatile pointer and no synchronization, relying
  *      on the 32 lanes running in lockstep. Right on GPUs before Volta (and in
  *      the emulator, which runs lanes in lockstep), not guaranteed since Volta
- *      (independent thread scheduling): the emulator warns, once per pair of
+ *      (independent thread scheduling): the emulator stops the kernel with a
+ *      [warp-sync] error; with EMU_WARP_SYNC=warn it warns, once per pair of
  *      lines, and lets the kernel finish;
  *   1  __syncwarp() between the reads and the writes of every step: no warning;
  *   2  __shfl_down_sync, no shared memory at all: no warning. */

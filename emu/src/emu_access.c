@@ -1,0 +1,335 @@
+/* The load/store hooks: clang calls __sanitizer_cov_loadN/storeN before every
+ * instrumented access. On the host side they return at once; in a lane they
+ * check the address (out-of-bounds stops the kernel), classify it (global,
+ * shared, or ignored: the lane's stack, launch arguments, __constant__) and
+ * yield, so that the scheduler performs the accesses of a warp together.
+ * Also: the atomics (the hook, then the read-modify-write) and the counters
+ * of warp-level instructions, sectors and bank conflicts. */
+#define _GNU_SOURCE
+#include "emu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+char emu_dynamic_shared[DYN_SHARED_MAX] __attribute__((section("emu_shared"), aligned(256)));
+extern char __start_emu_constant[] __attribute__((weak)), __stop_emu_constant[] __attribute__((weak));
+extern char __executable_start[], _end[];
+
+emu_counters emu_counts;
+size_t emu_dyn_shared_bytes;
+
+/* ---- shared memory: fresh for every block, and which bytes the block wrote ---- */
+
+static unsigned char *shared_shadow; /* one byte per byte of the emu_shared section */
+
+void emu_shared_fresh(void)
+{
+    char *lo = __start_emu_shared, *hi = __stop_emu_shared, *dyn = emu_dynamic_shared;
+    size_t total = (size_t)(hi - lo), dyn_at = (size_t)(dyn - lo);
+    if (!shared_shadow) {
+        shared_shadow = calloc(total, 1);
+        if (!shared_shadow) {
+            fprintf(stderr, "emu: out of memory for the shared-memory shadow\n");
+            abort();
+        }
+    }
+    /* the static __shared__ variables around the dynamic buffer, and the part of it the launch asked for */
+    memset(lo, 0xFF, dyn_at);
+    memset(shared_shadow, 0, dyn_at);
+    memset(dyn + DYN_SHARED_MAX, 0xFF, total - dyn_at - DYN_SHARED_MAX);
+    memset(shared_shadow + dyn_at + DYN_SHARED_MAX, 0, total - dyn_at - DYN_SHARED_MAX);
+    memset(dyn, 0xFF, emu_dyn_shared_bytes);
+    memset(shared_shadow + dyn_at, 0, emu_dyn_shared_bytes);
+}
+
+unsigned char *emu_shadow_of(int space, uintptr_t a)
+{
+    if (space == SP_SHARED)
+        return shared_shadow + (a - (uintptr_t)__start_emu_shared);
+    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
+        return emu_global_shadow + (a - emu_arena_lo);
+    return NULL; /* a __device__ variable: initialized in the program image */
+}
+
+#define UNINIT_MAX 64
+static struct {
+    unsigned int lin, size, bad;
+    int space, raced;
+    uintptr_t site, addr;
+} uninit[UNINIT_MAX];
+int emu_uninit_n;
+
+void emu_uninit_note(const emu_lane *l, unsigned int bad)
+{
+    if (emu_uninit_n == UNINIT_MAX)
+        return; /* enough to go on: the first ones are reported */
+    int uninit_n = emu_uninit_n;
+    uninit[uninit_n].raced = 0;
+    uninit[uninit_n].lin = l->lin;
+    uninit[uninit_n].size = l->size;
+    uninit[uninit_n].bad = bad;
+    uninit[uninit_n].space = l->space;
+    uninit[uninit_n].site = l->site;
+    uninit[uninit_n].addr = l->addr;
+    emu_uninit_n++;
+}
+
+void emu_uninit_store(const emu_lane *l)
+{
+    for (int i = 0; i < emu_uninit_n; i++) {
+        uintptr_t b = uninit[i].addr + uninit[i].bad;
+        if (uninit[i].space == l->space && b - l->addr < l->size && uninit[i].lin / 32 != l->lin / 32)
+            uninit[i].raced = 1;
+    }
+}
+
+int emu_uninit_check(void)
+{
+    for (int i = 0; i < emu_uninit_n; i++) {
+        if (uninit[i].raced)
+            continue; /* another warp wrote it later in the same interval: a race, reported as one */
+        emu_report_uninit(uninit[i].lin, uninit[i].site, uninit[i].space, uninit[i].addr, uninit[i].size,
+                          uninit[i].bad);
+        emu_uninit_n = 0;
+        return -1;
+    }
+    emu_uninit_n = 0;
+    return 0;
+}
+
+void emu_uninit_forget(void) { emu_uninit_n = 0; }
+
+/* ---- the access hook ---- */
+
+static void __attribute__((noinline)) global_oob(emu_lane *l, uintptr_t a, unsigned size, int kind, uintptr_t site)
+{
+    char where[128];
+    emu_describe_thread(where, sizeof where);
+    const emu_alloc *al = a >= emu_arena_lo && a < emu_arena_hi ? emu_alloc_nearest(a) : NULL;
+    if (al && a >= al->start + al->bytes)
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                   "out-of-bounds global %s of %u bytes at %p by %s: %zu bytes past the end of a %zu-byte "
+                   "cudaMalloc block (element %zd of a 4-byte array)",
+                   emu_kind_name(kind), size, (void *)a, where, (size_t)(a - al->start - al->bytes), al->bytes,
+                   (ssize_t)((a - al->start) / 4));
+    else if (al && a < al->start)
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                   "out-of-bounds global %s of %u bytes at %p by %s: %zu bytes before the start of a %zu-byte "
+                   "cudaMalloc block",
+                   emu_kind_name(kind), size, (void *)a, where, (size_t)(al->start - a), al->bytes);
+    else if (al)
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                   "out-of-bounds global %s of %u bytes at %p by %s: runs past the end of a %zu-byte cudaMalloc block",
+                   emu_kind_name(kind), size, (void *)a, where, al->bytes);
+    else
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                   "illegal %s of %u bytes at %p by %s: not device memory (a host pointer, a freed or null "
+                   "pointer, or a wild index)",
+                   emu_kind_name(kind), size, (void *)a, where);
+}
+
+static void __attribute__((noinline)) shared_oob(emu_lane *l, uintptr_t a, unsigned size, int kind, uintptr_t site)
+{
+    char where[128];
+    emu_describe_thread(where, sizeof where);
+    emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+               "out-of-bounds shared %s of %u bytes at %p by %s: %zu bytes into the dynamic shared memory, but the "
+               "launch asked for %zu bytes",
+               emu_kind_name(kind), size, (void *)a, where, (size_t)(a - (uintptr_t)emu_dynamic_shared), emu_dyn_shared_bytes);
+}
+
+static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t site)
+{
+    emu_lane *l = emu_cur;
+    if (__builtin_expect(l == NULL, 1))
+        return; /* host code of the lab file */
+    int space;
+    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo) {
+        if (__builtin_expect(!emu_alloc_find(a, size), 0))
+            global_oob(l, a, size, kind, site);
+        space = SP_GLOBAL;
+    } else if (a - (uintptr_t)__start_emu_shared < (uintptr_t)(__stop_emu_shared - __start_emu_shared)) {
+        if (__builtin_expect(a + size > (uintptr_t)emu_dynamic_shared + emu_dyn_shared_bytes, 0) &&
+            a + size > (uintptr_t)emu_dynamic_shared && a < (uintptr_t)emu_dynamic_shared + DYN_SHARED_MAX)
+            shared_oob(l, a, size, kind, site);
+        space = SP_SHARED;
+    } else if (a - (uintptr_t)l->stack_lo < emu_stack_bytes) {
+        return; /* local memory */
+    } else if (a - emu_scratch_lo < emu_scratch_hi - emu_scratch_lo) {
+        return; /* launch arguments */
+    } else if (a - (uintptr_t)__start_emu_constant < (uintptr_t)(__stop_emu_constant - __start_emu_constant)) {
+        return; /* __constant__ */
+    } else if (a >= (uintptr_t)__executable_start && a < (uintptr_t)_end) {
+        space = SP_GLOBAL; /* a __device__ variable */
+    } else {
+        global_oob(l, a, size, kind, site);
+        return;
+    }
+    l->site = site;
+    l->addr = a;
+    l->size = size;
+    l->kind = (unsigned char)kind;
+    l->space = (unsigned char)space;
+    l->state = L_ACCESS;
+    emu_yield();
+}
+
+#define RA() ((uintptr_t)__builtin_return_address(0))
+#define HOOKS(N)                                                                                            \
+    void __sanitizer_cov_load##N(void *p);                                                                  \
+    void __sanitizer_cov_store##N(void *p);                                                                 \
+    void __sanitizer_cov_load##N(void *p) { emu_access((uintptr_t)p, N, K_LOAD, RA()); }                  \
+    void __sanitizer_cov_store##N(void *p) { emu_access((uintptr_t)p, N, K_STORE, RA()); }
+HOOKS(1)
+HOOKS(2)
+HOOKS(4)
+HOOKS(8)
+HOOKS(16)
+
+void emu_atomic_site(void *address, unsigned int bytes) { emu_access((uintptr_t)address, bytes, K_ATOMIC, RA()); }
+
+/* ---- atomics: the hook, then the read-modify-write ---- */
+
+#define ATOMIC_BODY(T)                                                                                      \
+    emu_access((uintptr_t)a, sizeof(T), K_ATOMIC, RA());                                                    \
+    T old = *a;                                                                                             \
+    switch (op) {                                                                                           \
+    case EMU_AT_ADD: *a = (T)(old + v); break;                                                              \
+    case EMU_AT_SUB: *a = (T)(old - v); break;                                                              \
+    case EMU_AT_EXCH: *a = v; break;                                                                        \
+    case EMU_AT_MIN: *a = v < old ? v : old; break;                                                         \
+    case EMU_AT_MAX: *a = v > old ? v : old; break;                                                         \
+    case EMU_AT_AND: *a = old & v; break;                                                                   \
+    case EMU_AT_OR: *a = old | v; break;                                                                    \
+    case EMU_AT_XOR: *a = old ^ v; break;                                                                   \
+    case EMU_AT_CAS: *a = old == cmp ? v : old; break;                                                      \
+    case EMU_AT_INC: *a = old >= v ? 0 : old + 1; break;                                                    \
+    case EMU_AT_DEC: *a = (old == 0 || old > v) ? v : old - 1; break;                                       \
+    }                                                                                                       \
+    return old;
+
+int emu_atomic_i32(int op, int *a, int v, int cmp)
+{
+    emu_access((uintptr_t)a, 4, K_ATOMIC, RA());
+    int old = *a;
+    switch (op) {
+    case EMU_AT_ADD: *a = (int)((unsigned)old + (unsigned)v); break;
+    case EMU_AT_SUB: *a = (int)((unsigned)old - (unsigned)v); break;
+    case EMU_AT_EXCH: *a = v; break;
+    case EMU_AT_MIN: *a = v < old ? v : old; break;
+    case EMU_AT_MAX: *a = v > old ? v : old; break;
+    case EMU_AT_AND: *a = old & v; break;
+    case EMU_AT_OR: *a = old | v; break;
+    case EMU_AT_XOR: *a = old ^ v; break;
+    case EMU_AT_CAS: *a = old == cmp ? v : old; break;
+    default: break;
+    }
+    return old;
+}
+
+unsigned int emu_atomic_u32(int op, unsigned int *a, unsigned int v, unsigned int cmp) { ATOMIC_BODY(unsigned int) }
+
+unsigned long long emu_atomic_u64(int op, unsigned long long *a, unsigned long long v, unsigned long long cmp)
+{
+    ATOMIC_BODY(unsigned long long)
+}
+
+float emu_atomic_f32(int op, float *a, float v)
+{
+    emu_access((uintptr_t)a, 4, K_ATOMIC, RA());
+    float old = *a;
+    *a = op == EMU_AT_ADD ? old + v : v;
+    return old;
+}
+
+double emu_atomic_f64(int op, double *a, double v)
+{
+    emu_access((uintptr_t)a, 8, K_ATOMIC, RA());
+    double old = *a;
+    *a = op == EMU_AT_ADD ? old + v : v;
+    return old;
+}
+
+/* ---- counting ---- */
+
+static void insert_sorted_unique(uintptr_t *set, int *n, uintptr_t v)
+{
+    int lo = 0, hi = *n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (set[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < *n && set[lo] == v)
+        return;
+    memmove(&set[lo + 1], &set[lo], (size_t)(*n - lo) * sizeof *set);
+    set[lo] = v;
+    (*n)++;
+}
+
+/* One warp-level instruction: the lanes g[0..n) at the same site. */
+void emu_account(emu_lane **g, int n)
+{
+    uintptr_t set[32 * 5];
+    int count = 0;
+    unsigned long long bytes = 0;
+    int space = g[0]->space, kind = g[0]->kind;
+
+    emu_counts.lane_slots += 32;
+    emu_counts.active_lanes += (unsigned long long)n;
+    if (kind == K_ATOMIC)
+        return;
+    if (space == SP_GLOBAL) {
+        for (int i = 0; i < n; i++) {
+            uintptr_t first = g[i]->addr >> 5, last = (g[i]->addr + g[i]->size - 1) >> 5;
+            for (uintptr_t s = first; s <= last; s++)
+                insert_sorted_unique(set, &count, s);
+            bytes += g[i]->size;
+            if (kind == K_LOAD)
+                g[i]->reads++;
+            else
+                g[i]->writes++;
+        }
+        if (kind == K_LOAD) {
+            emu_counts.gld_inst++;
+            emu_counts.gld_sectors += (unsigned long long)count;
+            emu_counts.gld_bytes += bytes;
+        } else {
+            emu_counts.gst_inst++;
+            emu_counts.gst_sectors += (unsigned long long)count;
+            emu_counts.gst_bytes += bytes;
+        }
+    } else {
+        /* Bank conflicts: 32 banks of 4-byte words; lanes reading the same word share it.
+         * Wavefronts = the most distinct words any bank serves; ideal = distinct words / 32. */
+        int per_bank[32] = {0}, worst = 0;
+        for (int i = 0; i < n; i++) {
+            uintptr_t first = g[i]->addr >> 2, last = (g[i]->addr + g[i]->size - 1) >> 2;
+            for (uintptr_t w = first; w <= last && count < 32 * 5; w++)
+                insert_sorted_unique(set, &count, w);
+        }
+        for (int i = 0; i < count; i++) {
+            int b = (int)(set[i] & 31);
+            if (++per_bank[b] > worst)
+                worst = per_bank[b];
+        }
+        int ideal = (count + 31) / 32;
+        if (worst > ideal)
+            emu_counts.shared_bank_conflicts += (unsigned long long)(worst - ideal);
+        if (kind == K_LOAD)
+            emu_counts.shared_ld_inst++;
+        else
+            emu_counts.shared_st_inst++;
+    }
+}
+
+void emu_counters_reset(void) { memset(&emu_counts, 0, sizeof emu_counts); }
+void emu_counters_get(emu_counters *out)
+{
+    if (out)
+        *out = emu_counts;
+}
+

@@ -1,0 +1,171 @@
+/* CUDA threads as fibers: every thread of the running block is a
+ * Boost.Context fiber with its own stack (and a guard page below it). A lane
+ * runs until it yields (at an access, a barrier, a warp operation, a fault or
+ * its end); the scheduler (emu_run.c) resumes it. Crashes inside a lane and
+ * the wall-clock limit arrive as signals and become faults of that lane. */
+#define _GNU_SOURCE
+#include "emu_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+typedef struct {
+    fcontext_t fctx;
+    void *data;
+} transfer_t;
+extern transfer_t jump_fcontext(fcontext_t const to, void *vp);
+extern fcontext_t make_fcontext(void *sp, size_t size, void (*fn)(transfer_t));
+
+emu_lane emu_lanes[MAX_THREADS];
+emu_lane *emu_cur;
+size_t emu_stack_bytes;
+emu_fault_rec emu_fault;
+emu_lane *emu_fault_lane;
+static fcontext_t sched_ctx; /* where a lane's yield goes */
+static char *stacks;
+
+/* ---- fibers ---- */
+
+void emu_yield(void)
+{
+    transfer_t t = jump_fcontext(sched_ctx, NULL);
+    sched_ctx = t.fctx;
+}
+
+static void fiber_entry(transfer_t t)
+{
+    sched_ctx = t.fctx;
+    emu_lane *l = (emu_lane *)t.data;
+    emu_running->thunk(emu_running->closure);
+    l->state = L_DONE;
+    for (;;)
+        emu_yield(); /* never resumed again */
+}
+
+void emu_resume(emu_lane *l)
+{
+    emu_cur = l;
+    transfer_t t = jump_fcontext(l->ctx, l);
+    l->ctx = t.fctx;
+    emu_cur = NULL;
+}
+
+void emu_fiber_start(emu_lane *l) { l->ctx = make_fcontext(l->stack_hi, emu_stack_bytes, fiber_entry); }
+
+void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(emu_fault.what, sizeof emu_fault.what, fmt, ap);
+    va_end(ap);
+    emu_fault.pending = 1;
+    emu_fault.code = code;
+    emu_fault.tag = tag;
+    emu_fault.site = site;
+    emu_fault_lane = l;
+}
+
+/* Stops the current lane for good: the scheduler reports the fault. */
+void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, uintptr_t site, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(emu_fault.what, sizeof emu_fault.what, fmt, ap);
+    va_end(ap);
+    emu_fault.pending = 1;
+    emu_fault.code = code;
+    emu_fault.tag = tag;
+    emu_fault.site = site;
+    l->state = L_FAULT;
+    emu_yield();
+    abort(); /* unreachable: a faulted lane is never resumed */
+}
+
+void emu_fiber_init(void)
+{
+    if (stacks)
+        return;
+    const char *env = getenv("EMU_STACK_KB");
+    size_t kb = env ? strtoul(env, NULL, 10) : 256;
+    if (kb < 64)
+        kb = 64;
+    emu_stack_bytes = kb << 10;
+    size_t page = 4096, per = emu_stack_bytes + page;
+    void *p = mmap(NULL, per * MAX_THREADS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "emu: cannot map thread stacks\n");
+        abort();
+    }
+    stacks = p;
+    for (int i = 0; i < MAX_THREADS; i++) {
+        char *base = stacks + per * (size_t)i;
+        mprotect(base, page, PROT_NONE); /* guard page: an overflow faults */
+        emu_lanes[i].stack_lo = base + page;
+        emu_lanes[i].stack_hi = base + per;
+    }
+}
+
+/* ---- signals: time limit, crashes inside a kernel ---- */
+
+static void on_signal(int sig, siginfo_t *info, void *ucv)
+{
+    emu_lane *l = emu_cur;
+    uintptr_t pc = 0;
+#if defined(__x86_64__)
+    pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP] + 1; /* +1: sites are return addresses */
+#else
+    (void)ucv;
+#endif
+    if (sig == SIGALRM) {
+        emu_timed_out = 1;
+        if (!l)
+            return; /* the scheduler checks the flag */
+        emu_cur = NULL;
+        emu_lane_fault(l, cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, pc,
+                   "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S) "
+                   "without finishing",
+                   emu_time_limit_s);
+    }
+    if (l) {
+        uintptr_t a = (uintptr_t)info->si_addr;
+        emu_cur = NULL;
+        if (a >= (uintptr_t)l->stack_lo - 4096 && a < (uintptr_t)l->stack_lo)
+            emu_lane_fault(l, cudaErrorLaunchOutOfResources, EMU_TAG_STACK, pc,
+                       "stack overflow: the thread used more than %zu KiB of stack (large local arrays or deep "
+                       "recursion; EMU_STACK_KB raises the limit)",
+                       emu_stack_bytes >> 10);
+        emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_CRASH, pc,
+                   "the thread crashed (signal %d, address %p) outside the checked loads and stores", sig,
+                   info->si_addr);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void emu_signals_install(void)
+{
+    static int done;
+    static char altstack[1 << 16];
+    if (done)
+        return;
+    done = 1;
+    stack_t ss;
+    ss.ss_sp = altstack;
+    ss.ss_size = sizeof altstack;
+    ss.ss_flags = 0;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGALRM, &sa, NULL);
+}
+

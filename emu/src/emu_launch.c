@@ -1,0 +1,212 @@
+/* Kernel launches. Everything is synchronous: a host launch runs its grid
+ * and then every grid launched from the device (queued, in launch order: the
+ * order cudaStreamTailLaunch promises) before it returns. Also the launch
+ * configuration checks and the limits of one host launch (accesses, wall
+ * time, EMU_RACES). */
+#define _GNU_SOURCE
+#include "emu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#define MAX_DEPTH 24
+
+static size_t dyn_shared_limit = 48u << 10;
+static emu_launch_rec *queue_head, *queue_tail;
+static const char *next_name; /* emu_launch_name() for the next launch */
+
+int emu_race_mode = RACES_ERROR;
+int emu_warp_sync_mode = RACES_ERROR;
+unsigned long long emu_steps;
+double emu_time_limit_s;
+volatile sig_atomic_t emu_timed_out;
+static unsigned long long step_limit;
+static double launch_start_s;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* ---- launches ---- */
+
+static int check_config(dim3 grid, dim3 block, size_t shmem, char *msg, size_t size)
+{
+    unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+    if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0)
+        snprintf(msg, size, "kernel launch with grid (%u,%u,%u) and block (%u,%u,%u): a dimension is 0", grid.x,
+                 grid.y, grid.z, block.x, block.y, block.z);
+    else if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64)
+        snprintf(msg, size,
+                 "kernel launch with block (%u,%u,%u) = %llu threads: at most 1024 threads per block (and z <= 64)",
+                 block.x, block.y, block.z, threads);
+    else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+        snprintf(msg, size, "kernel launch with grid (%u,%u,%u): at most (2^31-1, 65535, 65535) blocks", grid.x,
+                 grid.y, grid.z);
+    else if (shmem > dyn_shared_limit)
+        snprintf(msg, size,
+                 "kernel launch with %zu bytes of dynamic shared memory: the limit is %zu (raise it with "
+                 "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))",
+                 shmem, dyn_shared_limit);
+    else
+        return 0;
+    return -1;
+}
+
+cudaError_t cudaFuncSetAttributeRaw(const void *func, cudaFuncAttribute attr, int value)
+{
+    (void)func;
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || (size_t)value > DYN_SHARED_MAX)
+            return cudaErrorInvalidValue;
+        if ((size_t)value > dyn_shared_limit)
+            dyn_shared_limit = (size_t)value;
+    }
+    return cudaSuccess;
+}
+
+/* error (the default) | warn | off (where allowed) */
+static int env_mode(const char *name, int off_allowed)
+{
+    const char *e = getenv(name);
+    if (!e || !*e || strcmp(e, "error") == 0 || strcmp(e, "1") == 0)
+        return RACES_ERROR;
+    if (strcmp(e, "warn") == 0)
+        return RACES_WARN;
+    if (off_allowed && (strcmp(e, "off") == 0 || strcmp(e, "0") == 0))
+        return RACES_OFF;
+    static int told;
+    if (!told++)
+        fprintf(stderr, "emu: %s=%s: use error (the default)%s\n", name, e, off_allowed ? ", warn or off" : " or warn");
+    return RACES_ERROR;
+}
+
+static void init_limits(void)
+{
+    const char *e = getenv("EMU_STEP_LIMIT");
+    step_limit = e ? strtoull(e, NULL, 10) : (1ull << 31);
+    if (!step_limit)
+        step_limit = ~0ull;
+    e = getenv("EMU_TIME_LIMIT_S");
+    emu_time_limit_s = e ? strtod(e, NULL) : 300.0;
+    emu_race_mode = env_mode("EMU_RACES", 1);
+    emu_warp_sync_mode = env_mode("EMU_WARP_SYNC", 0);
+    emu_report_new_launch(); /* races are reported once per host launch and pair of sites */
+}
+
+void emu_launch_name(const char *name) { next_name = name; }
+
+cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, emu_thunk_fn thunk,
+                           emu_thunk_fn destroy, void *closure)
+{
+    char msg[512];
+    const char *name = next_name;
+    (void)stream;
+    next_name = NULL;
+    if (check_config(grid, block, shmem, msg, sizeof msg) != 0) {
+        if (emu_cur) {
+            emu_device_set_error(cudaErrorInvalidConfiguration);
+        } else {
+            fprintf(stderr, "emu: %s\n", msg);
+            emu_set_error(cudaErrorInvalidConfiguration, 0, msg);
+        }
+        return cudaErrorInvalidConfiguration;
+    }
+    emu_launch_rec *r = emu_closure_alloc(sizeof *r);
+    if (!r)
+        return cudaErrorLaunchPendingCountExceeded;
+    r->grid = grid;
+    r->block = block;
+    r->shmem = shmem;
+    r->thunk = thunk;
+    r->destroy = destroy;
+    r->closure = closure;
+    r->name = name;
+    r->next = NULL;
+    r->depth = emu_cur ? emu_running->depth + 1 : 0;
+    if (emu_cur) {
+        /* A device-side launch: it runs after the launching grid (tail-launch order). */
+        if (r->depth >= MAX_DEPTH) {
+            emu_device_set_error(cudaErrorLaunchMaxDepthExceeded);
+            return cudaErrorLaunchMaxDepthExceeded;
+        }
+        if (queue_tail)
+            queue_tail->next = r;
+        else
+            queue_head = r;
+        queue_tail = r;
+        return cudaSuccess;
+    }
+
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    emu_signals_install();
+    emu_fiber_init();
+    init_limits();
+    emu_steps = 0;
+    emu_timed_out = 0;
+    launch_start_s = now_s();
+    if (emu_time_limit_s > 0) {
+        struct itimerval it;
+        memset(&it, 0, sizeof it);
+        it.it_value.tv_sec = (time_t)emu_time_limit_s;
+        it.it_value.tv_usec = (suseconds_t)((emu_time_limit_s - (double)(time_t)emu_time_limit_s) * 1e6);
+        if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+            it.it_value.tv_usec = 1;
+        setitimer(ITIMER_REAL, &it, NULL);
+    }
+    queue_head = queue_tail = r;
+    int failed = 0;
+    while (queue_head) {
+        emu_launch_rec *q = queue_head;
+        queue_head = q->next;
+        if (!queue_head)
+            queue_tail = NULL;
+        if (!failed) {
+            emu_fault.pending = 0;
+            emu_fault.site = 0;
+            emu_fault_lane = NULL;
+            emu_device_set_error(cudaSuccess);
+            emu_error_device_side(1);
+            int status = emu_run_grid(q);
+            emu_error_device_side(0);
+            if (status != 0) {
+                emu_report_fault();
+                failed = 1;
+            }
+        }
+        q->destroy(q->closure);
+    }
+    if (emu_time_limit_s > 0) {
+        struct itimerval it;
+        memset(&it, 0, sizeof it);
+        setitimer(ITIMER_REAL, &it, NULL);
+    }
+    emu_running = NULL;
+    emu_cur = NULL;
+    emu_scratch_reset();
+    return failed ? emu_sticky_error() : cudaSuccess;
+}
+
+int emu_check_budget(void)
+{
+    if (emu_steps > step_limit) {
+        emu_fault_set(cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, 0, NULL,
+                      "probable endless loop: the launch made more than %llu memory accesses (EMU_STEP_LIMIT)",
+                      step_limit);
+        return -1;
+    }
+    if (emu_timed_out ||
+        (emu_time_limit_s > 0 && (emu_steps & 0xffff) == 0 && now_s() - launch_start_s > emu_time_limit_s)) {
+        emu_fault_set(cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, 0, NULL,
+                      "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S)",
+                      emu_time_limit_s);
+        return -1;
+    }
+    return 0;
+}
+

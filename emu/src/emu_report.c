@@ -1,0 +1,247 @@
+/* Diagnostics: the messages of faults, races and warp-synchronous exchanges
+ * (the bookkeeping that finds races is in emu_race.c, source lines and
+ * variable names come from emu_diag.c). */
+#define _GNU_SOURCE
+#include "emu_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *emu_kind_name(int kind) { return kind == K_LOAD ? "load" : kind == K_STORE ? "store" : "atomic"; }
+
+void emu_describe_thread(char *buf, size_t size)
+{
+    const emu_lane *l = emu_cur;
+    snprintf(buf, size, "block (%u,%u,%u), thread (%u,%u,%u)", emu_block.x, emu_block.y, emu_block.z, l->tid.x,
+             l->tid.y, l->tid.z);
+}
+
+/* ---- races and warp exchanges (the bookkeeping is in emu_race.c) ---- */
+
+typedef struct {
+    uintptr_t a, b;
+} site_pair;
+#define PAIRS 1024
+static site_pair race_seen[PAIRS];  /* races reported in this host launch */
+static int race_seen_n;
+static site_pair xchg_seen[PAIRS];  /* warp exchanges reported (code addresses), whole run */
+static int xchg_seen_n;
+static site_pair xchg_lines[PAIRS]; /* the same by source lines (template instances share them) */
+static int xchg_lines_n;
+static int xchg_explained; /* the note on independent thread scheduling: once per host launch */
+
+/* the first warp-synchronous exchange of the barrier interval (EMU_WARP_SYNC=error) */
+static struct {
+    int pending;
+    int race_seen; /* a race between warps in the same interval: reported instead */
+    uintptr_t site;
+    emu_lane *lane;
+    char what[1800];
+} warp_sync;
+
+int emu_report_warp_sync(void)
+{
+    int pending = warp_sync.pending && !warp_sync.race_seen;
+    warp_sync.pending = warp_sync.race_seen = 0;
+    if (!pending)
+        return 0;
+    emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_WARP_SYNC, warp_sync.site, warp_sync.lane,
+                  "%s. This is wrong on real GPUs even if the result here is right: the emulator runs the 32 lanes of "
+                  "a warp in lockstep, as GPUs before Volta did, but since Volta (sm_70) independent thread "
+                  "scheduling lets the lanes of a warp run apart, so the load may see the old value, volatile or "
+                  "not. Put __syncwarp() between the store and the load (and between a load and a store that "
+                  "overwrites the word), or pass the values with __shfl_*_sync() [EMU_WARP_SYNC=warn: report this "
+                  "as a warning and run on]",
+                  warp_sync.what);
+    return -1;
+}
+
+void emu_report_forget_warp_sync(void) { warp_sync.pending = warp_sync.race_seen = 0; }
+
+void emu_report_new_launch(void)
+{
+    race_seen_n = 0;
+    xchg_explained = 0;
+}
+
+/* 1 if the pair was reported before (or the set is full: enough said); else remembers it. */
+static int pair_seen(site_pair *set, int *n, uintptr_t a, uintptr_t b)
+{
+    for (int i = 0; i < *n; i++)
+        if (set[i].a == a && set[i].b == b)
+            return 1;
+    if (*n >= PAIRS)
+        return 1;
+    set[(*n)++] = (site_pair){a, b};
+    return 0;
+}
+
+static uintptr_t text_hash(const char *t)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return (uintptr_t)h;
+}
+
+/* "shared memory sdata (byte 128)" and the like, for the address of an access. */
+void emu_describe_memory(int space, uintptr_t a, char *buf, size_t size)
+{
+    char name[256];
+    size_t off = 0;
+    uintptr_t dyn = (uintptr_t)emu_dynamic_shared;
+    if (space == SP_SHARED) {
+        if (a >= dyn && a < dyn + DYN_SHARED_MAX)
+            snprintf(buf, size, "dynamic shared memory (extern __shared__, byte %zu)", (size_t)(a - dyn));
+        else if (emu_describe_data(a, name, sizeof name, &off))
+            snprintf(buf, size, "shared memory %s (byte %zu)", name, off);
+        else
+            snprintf(buf, size, "shared memory at %p", (void *)a);
+        return;
+    }
+    const emu_alloc *al = emu_alloc_find(a, 1);
+    if (al)
+        snprintf(buf, size, "global memory (byte %zu of a %zu-byte cudaMalloc block)", (size_t)(a - al->start),
+                 al->bytes);
+    else if (emu_describe_data(a, name, sizeof name, &off))
+        snprintf(buf, size, "the __device__ variable %s (byte %zu)", name, off);
+    else
+        snprintf(buf, size, "global memory at %p", (void *)a);
+}
+
+static const char *verb_now(int kind)
+{
+    return kind == K_LOAD ? "loads from" : kind == K_STORE ? "stores to" : "atomically updates";
+}
+static const char *verb_past(int kind)
+{
+    return kind == K_LOAD ? "loaded" : kind == K_STORE ? "stored" : "atomically updated";
+}
+
+/* Lane l made an access (site, addr, space, kind) that emu_race_access() found
+ * in conflict. Returns -1 when the kernel must stop (a race, EMU_RACES unset or
+ * =error). */
+int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
+{
+    char mem[320], other[512], where[512], what[1800], kernel[300];
+    const emu_lane *o = &emu_lanes[hit->thread];
+    unsigned int warp = l->lin / 32;
+    if (emu_running && emu_running->name)
+        snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
+    else
+        kernel[0] = 0;
+
+    if (hit->intra_warp) {
+        if (emu_warp_sync_mode == RACES_ERROR && warp_sync.pending)
+            return 0; /* the first one of the interval is the one reported */
+        emu_describe_line(hit->site, other, sizeof other);
+        emu_describe_memory(space, addr, mem, sizeof mem);
+        snprintf(what, sizeof what,
+                 "warp-synchronous exchange without __syncwarp()%s, block (%u,%u,%u), warp %u: lane %u (thread "
+                 "(%u,%u,%u)) %s %s, which lane %u (thread (%u,%u,%u)) %s at %s with no __syncwarp(), "
+                 "__syncthreads() or warp shuffle/vote in between",
+                 kernel, emu_block.x, emu_block.y, emu_block.z, warp, l->lin & 31, l->tid.x, l->tid.y, l->tid.z,
+                 verb_now(kind), mem, o->lin & 31, o->tid.x, o->tid.y, o->tid.z, verb_past(hit->kind), other);
+        if (emu_warp_sync_mode == RACES_ERROR) {
+            /* decided when the barrier interval ends: a race in the same interval (a missing
+             * __syncthreads(), which would order this exchange too) is the better diagnosis */
+            if (!warp_sync.pending) {
+                warp_sync.pending = 1;
+                warp_sync.site = site;
+                warp_sync.lane = l;
+                snprintf(warp_sync.what, sizeof warp_sync.what, "%s", what);
+            }
+            return 0;
+        }
+        /* a warning: once per pair of sites (and of source lines) for the whole run */
+        if (pair_seen(xchg_seen, &xchg_seen_n, hit->site, site))
+            return 0;
+        emu_describe_line(site, where, sizeof where);
+        if (pair_seen(xchg_lines, &xchg_lines_n, text_hash(other), text_hash(where)))
+            return 0;
+        emu_describe_site(site, where, sizeof where);
+        fprintf(stderr, "emu: warning: " EMU_TAG_WARP_SYNC " %s: %s\n", where, what);
+        if (!xchg_explained) {
+            xchg_explained = 1;
+            fprintf(stderr,
+                    "emu: note: the emulator runs the 32 lanes of a warp in lockstep, as GPUs before Volta did, so "
+                    "this exchange works here; since Volta (sm_70) independent thread scheduling lets the lanes of "
+                    "a warp run apart, and the load may see the old value, volatile or not: the code is wrong on "
+                    "real GPUs. Put __syncwarp() between the store and the load (and between a load and a store "
+                    "that overwrites the word), or pass the values with __shfl_*_sync(). A warning only because "
+                    "EMU_WARP_SYNC=warn (without it, this stops the kernel).\n");
+        }
+        fflush(stderr);
+        return 0;
+    }
+
+    warp_sync.race_seen = 1;
+    if (pair_seen(race_seen, &race_seen_n, hit->site, site))
+        return 0;
+    emu_describe_line(hit->site, other, sizeof other);
+    emu_describe_memory(space, addr, mem, sizeof mem);
+    snprintf(what, sizeof what,
+             "race%s, block (%u,%u,%u): thread (%u,%u,%u) (warp %u) %s %s, which thread (%u,%u,%u) (warp %u) %s at "
+             "%s in the same barrier interval: no __syncthreads() orders the two accesses, so on a GPU either may "
+             "come first (a missing __syncthreads()?)",
+             kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, warp, verb_now(kind),
+             mem, o->tid.x, o->tid.y, o->tid.z, hit->thread / 32, verb_past(hit->kind), other);
+    if (emu_race_mode == RACES_ERROR) {
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, site, l,
+                      "%s [EMU_RACES=warn: report races without stopping]", what);
+        return -1;
+    }
+    emu_describe_site(site, where, sizeof where);
+    fprintf(stderr, "emu: warning: " EMU_TAG_RACE " %s: %s\n", where, what);
+    fflush(stderr);
+    return 0;
+}
+
+void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
+                       unsigned int bad)
+{
+    char mem[320], kernel[300] = "";
+    emu_lane *l = &emu_lanes[lin];
+    if (emu_running && emu_running->name)
+        snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
+    emu_describe_memory(space, addr + bad, mem, sizeof mem);
+    if (space == SP_SHARED)
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_UNINIT_SHARED, site, l,
+                      "uninitialized shared memory read%s, block (%u,%u,%u): thread (%u,%u,%u) (warp %u, lane %u) "
+                      "loads %u bytes at %p, but no thread of this block has written %s before: shared memory "
+                      "starts every block uninitialized (on a GPU it holds what an earlier block left there; here "
+                      "0xFF bytes). Store every element the block reads first (threads past the edge of the data "
+                      "store 0), then __syncthreads()",
+                      kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, lin / 32, lin & 31,
+                      size, (void *)addr, mem);
+    else
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_UNINIT_GLOBAL, site, l,
+                      "uninitialized global memory read%s, block (%u,%u,%u): thread (%u,%u,%u) loads %u bytes at %p, "
+                      "but nothing has written %s: no cudaMemcpy/cudaMemset from the host and no kernel store or "
+                      "atomic (cudaMalloc does not clear memory: on a GPU it holds old data; here 0xCD bytes). "
+                      "Copy or set the data before the kernel reads it, or read only what was written",
+                      kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, size, (void *)addr,
+                      mem);
+}
+
+void emu_report_fault(void)
+{
+    char where[512], msg[sizeof emu_fault.what + 700];
+    uintptr_t site = emu_fault.site;
+    if (site)
+        emu_describe_site(site, where, sizeof where);
+    else
+        snprintf(where, sizeof where, "in a kernel");
+    if (emu_fault_lane && !strstr(emu_fault.what, "block ("))
+        snprintf(msg, sizeof msg, "%s %s: %s (block (%u,%u,%u), thread (%u,%u,%u))", emu_fault.tag, where,
+                 emu_fault.what, emu_block.x, emu_block.y, emu_block.z, emu_fault_lane->tid.x, emu_fault_lane->tid.y,
+                 emu_fault_lane->tid.z);
+    else
+        snprintf(msg, sizeof msg, "%s %s: %s", emu_fault.tag, where, emu_fault.what);
+    fprintf(stderr, "emu: error: %s\n", msg);
+    fflush(stderr);
+    emu_set_error(emu_fault.code, 1, msg);
+}
+
+

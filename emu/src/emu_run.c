@@ -1,0 +1,237 @@
+/* Running a grid: blocks one at a time in blockIdx order, the warps of a
+ * block one after another, each warp in rounds.
+ *   - A warp advances in rounds: the lanes waiting at the lowest code address
+ *     (the "min-PC" rule, which reconverges structured branches and loops)
+ *     form one warp-level instruction; they are counted together and then each
+ *     performs its access, in lane order, and runs to its next stop. So every
+ *     lane reads before any lane writes in a `v[t] += v[t + 16]` step.
+ *   - A warp runs until all its lanes wait at __syncthreads() or have returned;
+ *     then the next warp of the block runs. When all warps are there, the
+ *     barrier opens (threads that returned count as arrived).
+ *   - Since that order is one of many a GPU may take, every access of a round
+ *     also goes to emu_race.c: two warps touching a word in one barrier
+ *     interval (one of them storing) is a race, reported by emu_report_race (an
+ *     error unless EMU_RACES=warn); a lane loading what another lane of its
+ *     warp stored with no warp operation in between is reported too. */
+#include "emu_internal.h"
+
+#include <string.h>
+
+emu_launch_rec *emu_running;
+uint3 emu_block;
+unsigned int emu_nthreads;
+
+/* Runs warp w until every lane waits at a block barrier or has returned. */
+static int run_warp(unsigned int w)
+{
+    emu_lane *L = &emu_lanes[w * 32];
+    int n = (int)(emu_nthreads - w * 32 < 32 ? emu_nthreads - w * 32 : 32);
+    emu_lane *g[32];
+    for (;;) {
+        for (int i = 0; i < n; i++) {
+            if (L[i].state == L_READY) {
+                emu_resume(&L[i]);
+                if (emu_fault.pending) {
+                    emu_fault_lane = &L[i];
+                    return -1;
+                }
+                if (L[i].waw.pending) {
+                    L[i].waw.pending = 0;
+                    if (memcmp(L[i].waw.old, (const void *)L[i].waw.addr, L[i].waw.size) != 0 &&
+                        emu_report_race(&L[i], L[i].waw.site, L[i].waw.addr, L[i].waw.space, K_STORE, &L[i].waw.hit) != 0)
+                        return -1;
+                }
+            }
+        }
+        /* The next instruction: the lowest code address (min-PC). A warp operation
+         * waits, though, while lanes of its mask are still on their way (waiting at
+         * a load or store, e.g. in a branch laid out after it); if every candidate
+         * waits, the lowest one goes (divergent code: do_warp_op warns). */
+        unsigned int accessing = 0;
+        for (int i = 0; i < n; i++)
+            if (L[i].state == L_ACCESS)
+                accessing |= 1u << i;
+        uintptr_t min = UINTPTR_MAX, min_any = UINTPTR_MAX;
+        for (int i = 0; i < n; i++) {
+            if (L[i].state != L_ACCESS && L[i].state != L_WSYNC)
+                continue;
+            if (L[i].site < min_any)
+                min_any = L[i].site;
+            if (L[i].site < min && (L[i].state == L_ACCESS || !(L[i].mask & accessing)))
+                min = L[i].site;
+        }
+        if (min_any == UINTPTR_MAX)
+            return 0;
+        if (min == UINTPTR_MAX)
+            min = min_any;
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if ((L[i].state == L_ACCESS || L[i].state == L_WSYNC) && L[i].site == min)
+                g[k++] = &L[i];
+        if (g[0]->state == L_WSYNC) {
+            if (emu_warp_round(g, k) != 0)
+                return -1;
+            continue;
+        }
+        /* Lanes of one instruction may reach different spaces through a generic pointer:
+         * each space is its own instruction. */
+        int same = 1;
+        for (int i = 1; i < k; i++)
+            same &= g[i]->space == g[0]->space;
+        if (same) {
+            emu_account(g, k);
+        } else {
+            emu_lane *h[32];
+            for (int s = 0; s < 2; s++) {
+                int m = 0;
+                for (int i = 0; i < k; i++)
+                    if (g[i]->space == s)
+                        h[m++] = g[i];
+                if (m)
+                    emu_account(h, m);
+            }
+        }
+        /* initialization: stores and atomics write bytes, loads must find them written */
+        for (int i = 0; i < k; i++) {
+            emu_lane *l = g[i];
+            unsigned char *sh = emu_shadow_of(l->space, l->addr);
+            if (!sh)
+                continue;
+            if (l->kind != K_LOAD) {
+                memset(sh, 1, l->size);
+                if (__builtin_expect(emu_uninit_n != 0, 0))
+                    emu_uninit_store(l);
+                continue;
+            }
+            for (unsigned int b = 0; b < l->size; b++)
+                if (__builtin_expect(!sh[b], 0)) {
+                    emu_uninit_note(l, b);
+                    break;
+                }
+        }
+        if (emu_race_mode != RACES_OFF) {
+            for (int i = 0; i < k; i++) {
+                emu_lane *l = g[i];
+                emu_race_hit hit;
+                if (!emu_race_access(l->space, l->addr, l->size, l->kind, l->site, l->lin, &hit))
+                    continue;
+                if (!hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE && l->size <= sizeof l->waw.old) {
+                    /* store after store: decided when the lane has stored (same value: no harm) */
+                    l->waw.pending = 1;
+                    l->waw.site = l->site;
+                    l->waw.addr = l->addr;
+                    l->waw.size = l->size;
+                    l->waw.space = l->space;
+                    l->waw.hit = hit;
+                    memcpy(l->waw.old, (const void *)l->addr, l->size);
+                    continue;
+                }
+                if (emu_report_race(l, l->site, l->addr, l->space, l->kind, &hit) != 0)
+                    return -1;
+            }
+        }
+        for (int i = 0; i < k; i++)
+            g[i]->state = L_READY;
+        emu_steps += (unsigned long long)k;
+        if (emu_check_budget() != 0) {
+            emu_fault_lane = g[0];
+            emu_fault.site = min;
+            return -1;
+        }
+    }
+}
+
+static int run_block(void)
+{
+    for (unsigned int i = 0; i < emu_nthreads; i++) {
+        emu_lane *l = &emu_lanes[i];
+        unsigned int bx = emu_running->block.x, by = emu_running->block.y;
+        l->lin = i;
+        l->tid.x = i % bx;
+        l->tid.y = (i / bx) % by;
+        l->tid.z = i / (bx * by);
+        l->state = L_READY;
+        l->reads = l->writes = 0;
+        l->waw.pending = 0;
+        emu_fiber_start(l);
+    }
+    unsigned int warps = (emu_nthreads + 31) / 32;
+    emu_race_interval();
+    for (;;) {
+        for (unsigned int w = 0; w < warps; w++)
+            if (run_warp(w) != 0)
+                return -1;
+        /* every thread now waits at a barrier or has returned: the interval is over */
+        if (emu_report_warp_sync() != 0 || emu_uninit_check() != 0)
+            return -1;
+        emu_lane *first = NULL;
+        int waiting = 0, count = 0, all = 1, any = 0;
+        for (unsigned int i = 0; i < emu_nthreads; i++) {
+            emu_lane *l = &emu_lanes[i];
+            if (l->state != L_BARRIER)
+                continue;
+            waiting++;
+            count += (int)l->value;
+            all &= l->value != 0;
+            any |= l->value != 0;
+            if (!first) {
+                first = l;
+            } else if (l->site != first->site) {
+                char a[512], b[512];
+                emu_describe_site(first->site, a, sizeof a);
+                emu_describe_site(l->site, b, sizeof b);
+                emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_BARRIER, first->site, NULL,
+                         "__syncthreads() not reached by all threads of block (%u,%u,%u): thread (%u,%u,%u) waits at "
+                         "%s while thread (%u,%u,%u) waits at %s (a barrier inside a branch that threads take "
+                         "differently)",
+                         emu_block.x, emu_block.y, emu_block.z, first->tid.x, first->tid.y, first->tid.z, a, l->tid.x,
+                         l->tid.y, l->tid.z, b);
+                return -1;
+            }
+        }
+        if (!waiting)
+            break;
+        emu_race_interval(); /* the barrier orders everything before it */
+        for (unsigned int i = 0; i < emu_nthreads; i++) {
+            emu_lane *l = &emu_lanes[i];
+            if (l->state != L_BARRIER)
+                continue;
+            l->result = l->op == 1 ? (unsigned long long)count : l->op == 2 ? (unsigned long long)all
+                                                                             : (unsigned long long)any;
+            l->state = L_READY;
+        }
+    }
+    for (unsigned int i = 0; i < emu_nthreads; i++) {
+        if (emu_lanes[i].reads > emu_counts.max_thread_reads)
+            emu_counts.max_thread_reads = emu_lanes[i].reads;
+        if (emu_lanes[i].writes > emu_counts.max_thread_writes)
+            emu_counts.max_thread_writes = emu_lanes[i].writes;
+    }
+    return 0;
+}
+
+int emu_run_grid(emu_launch_rec *r)
+{
+    emu_running = r;
+    emu_dyn_shared_bytes = r->shmem;
+    emu_nthreads = r->block.x * r->block.y * r->block.z;
+    emu_counts.kernels_launched++;
+    for (unsigned int z = 0; z < r->grid.z; z++)
+        for (unsigned int y = 0; y < r->grid.y; y++)
+            for (unsigned int x = 0; x < r->grid.x; x++) {
+                emu_block.x = x;
+                emu_block.y = y;
+                emu_block.z = z;
+                emu_shared_fresh();
+                emu_uninit_forget();
+                emu_report_forget_warp_sync();
+                if (run_block() != 0) {
+                    /* a fault after an uninitialized read (a garbage index, say): the read is the cause */
+                    if (strcmp(emu_fault.tag, EMU_TAG_RACE) != 0 && strcmp(emu_fault.tag, EMU_TAG_WARP_SYNC) != 0)
+                        emu_uninit_check();
+                    return -1;
+                }
+            }
+    return 0;
+}
+
