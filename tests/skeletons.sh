@@ -10,7 +10,7 @@
 #          * that other threads loaded ... */
 #   - every line of code that carries "TODO(student)" in a comment: a placeholder
 #     the student replaces, e.g.
-#         unsigned int grid = 1; /* TODO(student) 2 */
+#         unsigned int grid = 1; /* TODO(student) 2: the grid size */
 # Region lines next to each other form one region. In the solution, each region
 # stands for one or more lines (the answer); everything else must be the same in
 # both files. Lines that are only a "// slide:" marker (for the lecture slides)
