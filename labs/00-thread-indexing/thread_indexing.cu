@@ -19,11 +19,12 @@
 /* 1. One thread per element of a vector. */
 __global__ void vec_sine(const float *x, float *y, unsigned int n)
 {
-    /* TODO(student) 1: compute this thread's element,
-     *     unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-     * (the blocks before this one cover blockIdx.x * blockDim.x elements),
-     * then, only when i < n, write y[i] = sinf(x[i]). Without the test the
-     * extra threads of the last block would read and write past the arrays. */
+    /* TODO(student) 1: find the one element of the vector that is this
+     * thread's: the blocks before this one cover the elements before it, and
+     * threadIdx.x is its place inside its own block. Write the sine of that
+     * element of x into the same element of y.
+     * The grid is rounded up to whole blocks, so the last block can have
+     * threads past the end of the arrays: they must read and write nothing. */
 }
 
 void launch_sine(const float *x, float *y, int n, int block)
@@ -39,14 +40,14 @@ void launch_sine(const float *x, float *y, int n, int block)
 
 __global__ void mat_add(const float *a, const float *b, float *c, unsigned int rows, unsigned int cols)
 {
-    /* TODO(student) 2: compute this thread's column and row,
-     *     unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
-     *     unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
-     * x must be the column: the 16 threads of a block row then sit side by
-     * side in memory, so a warp (two block rows) reads two contiguous runs.
-     * Only when row < rows and col < cols (edge blocks stick out right and
-     * below), compute the row-major index = row * cols + col and write
-     * c[index] = a[index] + b[index]. */
+    /* TODO(student) 2: find this thread's column (from the x indices) and
+     * row (from the y indices), as in TODO 1 but in two dimensions, and add
+     * the elements of A and B at that place into C. The matrices are stored
+     * row-major: whole rows, one after another.
+     * x must be the column: the 16 threads of a block row then touch
+     * neighbouring floats, so a warp (two block rows) reads two contiguous
+     * runs of memory. Edge blocks stick out right and below: a thread outside
+     * the matrix must read and write nothing. */
 }
 
 void launch_mat_add(const float *a, const float *b, float *c, int rows, int cols)

@@ -17,18 +17,17 @@
 /* 1. One thread per element C[row][col]. */
 __global__ void matmul_naive(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    /* TODO(student) 1: compute this thread's element of C,
-     *     int col = blockIdx.x * blockDim.x + threadIdx.x;
-     *     int row = blockIdx.y * blockDim.y + threadIdx.y;
-     * (x is the column, so a warp is 32 neighbouring elements of one row of
-     * C), and return at once when row >= m or col >= n: edge blocks stick out
-     * right and below. */
+    /* TODO(student) 1: find the row and the column of the element of C that
+     * this thread computes, as in lab 00's mat_add: x is the column, so a warp
+     * is 32 neighbouring elements of one row of C. Edge blocks stick out right
+     * and below: a thread outside C has nothing to do and returns at once. */
 
-    /* TODO(student) 2: the dot product of row `row` of A and column `col` of B.
-     * Start float sum = 0.0f (a register), then for int i from 0 to
-     * k - 1 add a[row * k + i] * b[i * n + col] to it, reading both straight
-     * from global memory: one load of A and one of B per term, nothing else.
-     * After the loop store it once: c[row * n + col] = sum. */
+    /* TODO(student) 2: C[row][col] is the dot product of row `row` of A and
+     * column `col` of B: k products, added up. Read both factors of each
+     * product straight from global memory (one load of A and one of B per
+     * term, nothing else), keep the running sum in a local variable (a
+     * register: no memory traffic while it grows) and store it into C once,
+     * at the end. All three matrices are row-major. */
 }
 
 void launch_naive(const float *a, const float *b, float *c, int m, int k, int n)

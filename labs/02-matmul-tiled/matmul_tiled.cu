@@ -54,9 +54,8 @@ void launch_naive(const float *a, const float *b, float *c, int m, int k, int n)
 template <int TILE>
 __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    /* TODO(student) 1: declare the two tiles in shared memory, one float per
-     * thread of the block in each:
-     *     __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE];
+    /* TODO(student) 1: declare the two tiles, a_tile and b_tile, in shared
+     * memory: TILE x TILE floats each, one element per thread of the block.
      * Shared memory belongs to the block: all its threads see the same tiles. */
 
     int tx = threadIdx.x, ty = threadIdx.y;
@@ -68,24 +67,25 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
     /* No early return for threads outside C: every thread of the block must
      * load its share of the tiles and reach every barrier. */
     for (int phase = 0; phase < phases; phase++) {
-        /* TODO(student) 2: load this thread's element of each tile.
-         *     int a_col = phase * TILE + tx;   column of A to load
-         *     int b_row = phase * TILE + ty;   row of B to load
-         * a_tile[ty][tx] = a[row * k + a_col] when row < m and a_col < k,
-         * otherwise 0.0f; b_tile[ty][tx] = b[b_row * n + col] when b_row < k
-         * and col < n, otherwise 0.0f. Read global memory only inside the
-         * bounds; the zeros make a partial tile multiply like a full one. */
+        /* TODO(student) 2: each thread brings in one element of each tile,
+         * the one at its own place [ty][tx]. This phase's A tile is the
+         * block's rows of A at the phase's TILE columns, and its B tile the
+         * phase's TILE rows of B at the block's columns (see the picture above
+         * the kernel). Where that element lies outside A or B (the last phase,
+         * the edge blocks), store a zero instead and read no global memory:
+         * zeros add nothing, so a partial tile multiplies like a full one. */
 
-        /* TODO(student) 3: a barrier, __syncthreads(). The product below reads
-         * tile elements that other threads loaded: all of them must be in
-         * shared memory before any thread starts reading. */
+        /* TODO(student) 3: the product below reads tile elements that other
+         * threads loaded: make every thread of the block wait here until all
+         * of them are in shared memory. */
 
-        /* TODO(student) 4: the partial dot product from shared memory: for
-         * int i from 0 to TILE - 1, add a_tile[ty][i] * b_tile[i][tx] to sum. */
+        /* TODO(student) 4: add this phase's TILE terms of the dot product to
+         * sum: this thread's row of the A tile times its column of the B tile,
+         * both read from shared memory. */
 
-        /* TODO(student) 5: a second barrier, __syncthreads(). The next phase
-         * overwrites the tiles: every thread must have finished reading them
-         * first, or a fast thread would change a tile a slow one still needs. */
+        /* TODO(student) 5: the next phase overwrites the tiles: every thread
+         * must have finished reading them before any thread loads new ones, or
+         * a fast thread would change a tile that a slow one still needs. */
     }
 
     if (row < m && col < n)

@@ -52,9 +52,11 @@ __global__ void reduce_neighbored_less(int *data, int *block_sums, unsigned int 
     int *block_data = data + first;
 
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
-        /* TODO(student) 1: hand the pairs to the first threads: thread tid
-         * takes the pair that starts at index 2 * stride * tid. Replace the 0. */
-        unsigned int index = 0;
+        /* TODO(student) 1: this step adds the same pairs as reduce_neighbored
+         * (they start at the multiples of 2 * stride), but hands them to the
+         * first threads: pair number tid goes to thread tid. Set index to the
+         * first element of this thread's pair, in place of the 0. */
+        unsigned int index = 0; /* TODO(student) 1: this pair's first element */
         if (index + stride < count)
             block_data[index] += block_data[index + stride];
         __syncthreads();
@@ -80,9 +82,10 @@ __global__ void reduce_interleaved(int *data, int *block_sums, unsigned int n)
     unsigned int count = min(blockDim.x, n - first);
     int *block_data = data + first;
 
-    /* TODO(student) 2: make the stride start at half the block and halve
-     * every step (blockDim.x / 2, ..., 2, 1). As written the loop runs no step. */
-    for (unsigned int stride = 0; stride > 0; stride /= 2) {
+    /* TODO(student) 2: the stride must start at half the block and halve at
+     * every step, down to 1: the first step adds the upper half of the block
+     * onto the lower half. As written the loop runs no step at all. */
+    for (unsigned int stride = 0; stride > 0; stride /= 2) { /* TODO(student) 2: the stride's start */
         if (tid < stride && tid + stride < count)
             block_data[tid] += block_data[tid + stride];
         __syncthreads();

@@ -52,17 +52,21 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
 {
     unsigned int tid = threadIdx.x;
     unsigned int first = blockIdx.x * blockDim.x * UNROLL; /* this block's first element */
+    unsigned int idx = first + tid; /* this thread's element in the first data block */
 
-    /* Fold the UNROLL data blocks into the first one. The last block of the
-     * grid may end early: elements at n or beyond do not exist. */
-    /* TODO(student) 1: the fold.
-     * Declare idx = first + tid (this thread's element in the first data
-     * block). Add up data[idx + j * blockDim.x] for j = 0 .. UNROLL-1 in an
-     * int; then, if idx < n, store the total in data[idx]. Keep the barrier below.
-     * Two paths: when idx + (UNROLL - 1) * blockDim.x < n all UNROLL elements
-     * exist: load them all into an array int value[UNROLL] first and add them
-     * afterwards, so the loads are in flight together. Otherwise (the grid's
-     * last block) add only the elements whose index is below n. */
+    /* Fold the UNROLL data blocks into the first one. */
+    int sum = 0;
+    /* TODO(student) 1: add into sum this thread's element of each of the
+     * UNROLL data blocks: element idx, and the elements at the same place in
+     * the data blocks after it (each data block is blockDim.x elements long).
+     * The grid's last block may end early: elements at n or beyond do not
+     * exist and must not be read.
+     * Two paths, for speed: when all UNROLL elements exist (every block but
+     * the last), load them all into a small local array first and add them
+     * afterwards, so that the loads are in flight together; otherwise add
+     * only the elements below n. */
+    if (idx < n)
+        data[idx] = sum;
     __syncthreads(); /* every fold lands before the tree reads it */
 
     /* The interleaved tree over the folded data block. */
@@ -83,10 +87,10 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
 template <unsigned int UNROLL>
 unsigned int launch_unrolling(int *data, int *block_sums, unsigned int n, unsigned int block)
 {
-    /* TODO(student) 2: the grid size.
-     * Each block now covers block * UNROLL elements: replace the 1 below by
-     * the number of blocks that covers all n elements (use ceil_div). */
-    unsigned int grid = 1;
+    /* TODO(student) 2: the grid size, in place of the 1: each block now
+     * covers block * UNROLL elements, and together the blocks must cover all
+     * n elements, the last one possibly only in part. */
+    unsigned int grid = 1; /* TODO(student) 2: the grid size */
     reduce_unrolling<UNROLL><<<grid, block>>>(data, block_sums, n);
     CHECK_LAUNCH();
     return grid;

@@ -94,10 +94,9 @@ __device__ void last_warp_volatile(int *block_data, unsigned int tid, unsigned i
     volatile int *v = block_data;
     if (tid + 32 < count)
         v[tid] += v[tid + 32];
-    /* TODO(student) 1: the five remaining volatile steps.
-     * Write them like the one above, for offset = 16, 8, 4, 2, 1 in that
-     * order, with no loop and no barrier: when tid + offset < count, add
-     * v[tid + offset] into v[tid]. */
+    /* TODO(student) 1: the five remaining steps, offsets 16 down to 1, each
+     * written out like the one above: no loop and no barrier, which is the
+     * whole point of this idiom (and, since Volta, its flaw). */
 }
 
 /* 2. Unrolling the last warp: the tree with barriers while stride > 32,
@@ -152,14 +151,13 @@ __global__ void reduce_complete_unroll8(int *data, int *block_sums, unsigned int
     unsigned int count = min(blockDim.x, n - first);
     int *block_data = data + first;
 
-    /* TODO(student) 2: the tree steps 512, 256, 128 and 64, written out.
-     * Write them in that order, with no loop. Each step is two statements:
-     *     if (blockDim.x >= 2*stride && tid < stride && tid + stride < count)
-     *         block_data[tid] += block_data[tid + stride];
-     *     __syncthreads();
-     * with the numbers written in (the first test is blockDim.x >= 1024 &&
-     * tid < 512 && tid + 512 < count). The barrier stays outside the if:
-     * every thread of the block must reach it. */
+    /* TODO(student) 2: the steps of unrolling8's tree for the strides 512,
+     * 256, 128 and 64, written out one after another with the numbers in
+     * place: no loop. A step only runs when the block has more than `stride`
+     * threads; in it, as in every step of the tree, a thread below the
+     * stride adds its partner when the partner is among the count elements.
+     * Each step ends with a barrier that every thread of the block reaches,
+     * whether it added or not. */
 
     if (tid < 32)
         last_warp_volatile(block_data, tid, count);
@@ -193,9 +191,10 @@ __global__ void reduce_template8(int *data, int *block_sums, unsigned int n)
     unsigned int count = min(BLOCK, n - first);
     int *block_data = data + first;
 
-    /* TODO(student) 3: the four steps of TODO 2, with BLOCK.
-     * Copy them, each with its barrier, with BLOCK in place of blockDim.x
-     * (the first test is BLOCK >= 1024 && tid < 512 && tid + 512 < count). */
+    /* TODO(student) 3: the four steps of TODO 2 again, each with its barrier,
+     * but testing the block size with BLOCK, which the compiler knows,
+     * instead of blockDim.x, which only the running kernel knows: the steps
+     * this block size does not need then disappear from the compiled code. */
 
     if (tid < 32)
         last_warp_volatile(block_data, tid, count);
@@ -213,12 +212,11 @@ unsigned int launch_template8(int *data, int *block_sums, unsigned int n, unsign
     case 1024:
         reduce_template8<1024><<<grid, 1024>>>(data, block_sums, n);
         break;
-    /* TODO(student) 4: the cases 512, 256, 128, 64 and default.
-     * Write each case like case 1024 (case 512 launches
-     * reduce_template8<512><<<grid, 512>>>, and so on), each ending in
-     * `break;`. Then the default case: it prints
-     *     block size <block> unsupported: use a power of two from 64 to 1024
-     * and a newline to stderr with fprintf, then returns 0 (no blocks launched). */
+    /* TODO(student) 4: a case for each of the other block sizes, 512 down to
+     * 64, launching the kernel compiled for that size, like case 1024. Any
+     * other size is a mistake of the caller: the default case says on stderr
+     * which sizes work and launches nothing (it returns 0 blocks, which the
+     * harness reports). */
     }
     CHECK_LAUNCH();
     return grid;
@@ -234,10 +232,11 @@ __device__ void last_warp_syncwarp(int *block_data, unsigned int tid, unsigned i
 {
     for (unsigned int offset = 32; offset > 0; offset /= 2) {
         int partner = 0;
-        /* TODO(student) 5: the read half of the step, then __syncwarp().
-         * When tid + offset < count, set partner to block_data[tid + offset].
-         * Then call __syncwarp(), outside that if, so that no thread writes
-         * below before all 32 have read. */
+        /* TODO(student) 5: the read half of the step: when this thread's
+         * partner, `offset` elements further on, is among the count elements,
+         * read it into partner. Then the whole warp waits until all 32 lanes
+         * have read, so that no lane writes below before every lane has read.
+         * Every lane must reach that wait, the ones without a partner too. */
         if (tid + offset < count)
             block_data[tid] += partner;
         __syncwarp();
@@ -284,9 +283,10 @@ unsigned int launch_syncwarp8(int *data, int *block_sums, unsigned int n, unsign
  * threads must take part (mask 0xffffffff). */
 __device__ int warp_sum(int value)
 {
-    /* TODO(student) 6: the five shuffle steps.
-     * For offset = 16, 8, 4, 2, 1 (a loop that halves offset), add
-     * __shfl_down_sync(0xffffffff, value, offset) into value. */
+    /* TODO(student) 6: five shuffle steps, offsets 16, 8, 4, 2, 1: at each,
+     * every lane adds the value of the lane `offset` above it, read straight
+     * from that lane's register. All 32 lanes take part in every step, and the
+     * mask of the shuffle must name them all. */
     return value;
 }
 

@@ -11,7 +11,7 @@
  *   1. nested_hello  each level prints and counts its threads; thread 0
  *                    launches the next level with half the threads
  *                    (fire-and-forget: nobody on the device waits for it)
- *   2. recursive     the seed's recursive reduction, restructured for CDP2:
+ *   2. recursive     the source notes' recursive reduction, restructured for CDP2:
  *                    one grid per halving step, each step launched into the
  *                    tail-launch stream of the step before it
  */
@@ -75,12 +75,11 @@ __global__ void reduce_recursive(int *data, int *block_sums, unsigned int n, uns
     unsigned int count = min(block, n - first);     /* elements this block owns */
     int *block_data = data + first;
 
-    if (tid + stride < count) {
-        /* TODO(student) 1: the recursive step: add block_data[tid + stride]
-         * into block_data[tid]. No __syncthreads() is needed: within one step
-         * no thread reads an element another one writes, and the next step is
-         * a separate grid. */
-    }
+    /* TODO(student) 1: the step itself: add the element `stride` further on
+     * into this thread's element, when that one is among the block's count
+     * elements. No barrier is needed: within one step no thread reads an
+     * element that another one writes, and the next step is another grid. */
+    if (tid + stride < count) { /* TODO(student) 1: the add */ }
 
     if (stride == 1) { /* last step: thread 0 made element 0 the block's sum itself */
         if (tid == 0)
@@ -89,11 +88,10 @@ __global__ void reduce_recursive(int *data, int *block_sums, unsigned int n, uns
     }
 
     if (blockIdx.x == 0 && tid == 0) {
-        /* TODO(student) 2: launch the next step from the device: the kernel
-         * reduce_recursive again, with the same number of blocks (gridDim.x),
-         * stride / 2 threads per block, 0 bytes of dynamic shared memory, in the
-         * stream cudaStreamTailLaunch, with arguments
-         * (data, block_sums, n, block, stride / 2). Keep the error check below.
+        /* TODO(student) 2: launch the next step from the device: this same
+         * kernel, over the same blocks, with half the stride and one thread
+         * per element pair of that step, into the tail-launch stream
+         * (cudaStreamTailLaunch). Keep the error check below.
          * Why the tail stream: a child in any other stream may start while
          * other blocks of this grid are still adding; a tail-launched grid
          * starts only after this whole grid has finished. */

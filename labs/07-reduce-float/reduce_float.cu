@@ -8,8 +8,8 @@
  * times the whole trip (copy in, kernel, copy out, host sum) next to a
  * plain CPU loop.
  *
- *   1. neighbored_float   the seed's kernel: neighbored pairs in place in
- *                         global memory, one element per thread
+ *   1. neighbored_float   the source notes' kernel: neighbored pairs in place
+ *                         in global memory, one element per thread
  *   2. interleaved_float  interleaved pairs in place, as in lab 03
  *   3. shuffle8_float     lab 05's shuffle8 for floats: 8 elements per thread
  *                         folded in a register, then warp shuffles
@@ -18,10 +18,10 @@
  */
 #include "lab.h"
 
-/* 1. Neighbored pairs, the seed's kernel (it ran with 1024 threads per
+/* 1. Neighbored pairs, the source notes' kernel (it ran with 1024 threads per
  * block): stride s = 1, 2, 4, ...; thread tid, a multiple of 2s, adds
- * element tid+s into element tid. Unlike the seed, it never reads past the
- * end of the array and every thread reaches every barrier. */
+ * element tid+s into element tid. Unlike the notes' version, it never reads
+ * past the end of the array and every thread reaches every barrier. */
 __global__ void reduce_neighbored_float(float *data, float *block_sums, unsigned int n)
 {
     unsigned int tid = threadIdx.x;
@@ -56,10 +56,10 @@ __global__ void reduce_interleaved_float(float *data, float *block_sums, unsigne
     float *block_data = data + first;
 
     for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (tid < stride && tid + stride < count) {
-            /* TODO(student) 1: the add of the interleaved step.
-             * Add block_data[tid + stride] into block_data[tid]. */
-        }
+        /* TODO(student) 1: the interleaved step of lab 03: the threads below
+         * the stride add the element `stride` further on into their own, when
+         * that one is among the block's count elements. */
+        if (tid < stride && tid + stride < count) { /* TODO(student) 1: the add */ }
         __syncthreads();
     }
     if (tid == 0)
@@ -81,9 +81,9 @@ constexpr unsigned int UNROLL = 8;
  * 2, 1, lane 0 holds the warp's total. All 32 threads must take part. */
 __device__ float warp_sum(float value)
 {
-    /* TODO(student) 2: the five shuffle steps.
-     * For offset = 16, 8, 4, 2, 1 (a loop that halves offset), add
-     * __shfl_down_sync(0xffffffff, value, offset) into value. */
+    /* TODO(student) 2: the five shuffle steps of lab 05's warp_sum, on
+     * floats: at each offset (16 down to 1) every lane adds the value of the
+     * lane `offset` above it. All 32 lanes take part, and the mask says so. */
     return value;
 }
 
@@ -101,14 +101,14 @@ __global__ void reduce_shuffle8_float(const float *data, float *block_sums, unsi
     /* Fold the 8 data blocks into a register: this thread's element of the
      * first data block, then the element at the same place in each of the
      * other 7. Elements at n or beyond do not exist. */
-    float sum = 0.0f;
-    /* TODO(student) 3: the fold. With idx = blockIdx.x * blockDim.x * UNROLL + tid
-     * (this thread's element in the first data block), add
-     * data[idx + j * blockDim.x] for j = 0 .. UNROLL-1 into sum. Two paths: when
-     * idx + (UNROLL - 1) * blockDim.x < n all 8 exist: load them all into
-     * float value[UNROLL] first, then add them, so the loads are in flight
-     * together; otherwise (the grid's last block) add only the elements whose
-     * index is below n. Store nothing: the input is only read. */
+    /* TODO(student) 3: the fold of lab 05's fold8, on floats: find this
+     * thread's element of the first data block (block b starts at element
+     * b * blockDim.x * UNROLL) and add it and the elements at the same place
+     * in the next 7 data blocks into sum. Elements at n or beyond do not
+     * exist and must not be read. Two paths: when all 8 exist, load them all
+     * first and add them afterwards, so the loads are in flight together;
+     * otherwise add only those below n. Store nothing: the input is only read. */
+    float sum = 0.0f; /* TODO(student) 3: the fold, into sum */
 
     /* Every warp adds its 32 sums; lane 0 writes the warp's total. */
     sum = warp_sum(sum);

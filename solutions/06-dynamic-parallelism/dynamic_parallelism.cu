@@ -11,7 +11,7 @@
  *   1. nested_hello  each level prints and counts its threads; thread 0
  *                    launches the next level with half the threads
  *                    (fire-and-forget: nobody on the device waits for it)
- *   2. recursive     the seed's recursive reduction, restructured for CDP2:
+ *   2. recursive     the source notes' recursive reduction, restructured for CDP2:
  *                    one grid per halving step, each step launched into the
  *                    tail-launch stream of the step before it
  */

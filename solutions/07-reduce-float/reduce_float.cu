@@ -8,8 +8,8 @@
  * times the whole trip (copy in, kernel, copy out, host sum) next to a
  * plain CPU loop.
  *
- *   1. neighbored_float   the seed's kernel: neighbored pairs in place in
- *                         global memory, one element per thread
+ *   1. neighbored_float   the source notes' kernel: neighbored pairs in place
+ *                         in global memory, one element per thread
  *   2. interleaved_float  interleaved pairs in place, as in lab 03
  *   3. shuffle8_float     lab 05's shuffle8 for floats: 8 elements per thread
  *                         folded in a register, then warp shuffles
@@ -18,10 +18,10 @@
  */
 #include "lab.h"
 
-/* 1. Neighbored pairs, the seed's kernel (it ran with 1024 threads per
+/* 1. Neighbored pairs, the source notes' kernel (it ran with 1024 threads per
  * block): stride s = 1, 2, 4, ...; thread tid, a multiple of 2s, adds
- * element tid+s into element tid. Unlike the seed, it never reads past the
- * end of the array and every thread reaches every barrier. */
+ * element tid+s into element tid. Unlike the notes' version, it never reads
+ * past the end of the array and every thread reaches every barrier. */
 __global__ void reduce_neighbored_float(float *data, float *block_sums, unsigned int n)
 {
     unsigned int tid = threadIdx.x;

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The known-bad corpus: one classic mistake or cheat per patch, each applied to
+# the matching reference solution, and the checker must reject it for its reason.
+#
+# A patch NN-short-name.patch is a unified diff against solutions/NN-name/file.cu,
+# after four header lines that patch(1) ignores:
+#     # lab: 03-reduce-divergence
+#     # variant: interleaved        the kernel variant that must FAIL (others may pass)
+#     # verdict: race               the verdict class the checker must give it
+#     # why: one sentence a student would understand
+# Verdict classes: wrong, unwritten, crash, timeout, cuda-error, out-of-bounds, race,
+# warp-sync, uninitialized-shared, uninitialized-global, sync-mask, barrier-divergence,
+# endless-loop, host-compute, forbidden (refused at build), inputs-modified,
+# wrong-block-count, not-built.
+#
+# For each patch: copy the solution into a temporary tree laid out like labs/, apply
+# the patch, build it (`make build-labs TREE=...`) and check it (`make check TREE=...`)
+# with a JSON report. It is "ok" when
+#   - the build fails and the expected verdict is forbidden or not-built, or
+#   - the named variant is not correct, and its verdict is the expected one: the
+#     JSON's "verdict" field when the checker writes one, else the message must
+#     mention the class (see class_words below).
+# Prints one line per patch and "N passed, N failed" last; exits with the failures.
+#
+#   tests/known-bad/run.sh                 every patch, on the emulator
+#   BACKEND=gpu tests/known-bad/run.sh     on the GPU
+#   KNOWN_BAD_FILTER=05- tests/known-bad/run.sh   only the patches whose name matches
+#   tests/known-bad/run.sh --list          the corpus as a Markdown table
+# Builds go to $BUILD/known-bad (BUILD defaults to build), reused between patches:
+# only the lab file is rebuilt.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+
+header() { # file key -> the value of "# key: value"
+    sed -n "s/^# $2: //p" "$1" | head -n 1
+}
+
+patches=()
+for p in "$here"/*.patch; do
+    [ -e "$p" ] || continue
+    name=$(basename "$p" .patch)
+    if [ -n "${KNOWN_BAD_FILTER:-}" ] && ! [[ $name =~ $KNOWN_BAD_FILTER ]]; then
+        continue
+    fi
+    patches+=("$p")
+done
+
+if [ "${1:-}" = "--list" ]; then
+    echo "| file | lab | variant | expected verdict | why |"
+    echo "| --- | --- | --- | --- | --- |"
+    for p in "${patches[@]}"; do
+        echo "| \`$(basename "$p")\` | $(header "$p" lab) | \`$(header "$p" variant)\` | \`$(header "$p" verdict)\` | $(header "$p" why) |"
+    done
+    exit 0
+elif [ $# -gt 0 ]; then
+    echo "usage: $0 [--list]   (options: BACKEND=emu|gpu KNOWN_BAD_FILTER=pattern)" >&2
+    exit 2
+fi
+
+command -v patch >/dev/null || { echo "known-bad: needs patch(1)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "known-bad: needs jq" >&2; exit 2; }
+
+# Words a message must contain for each class, when the report has no verdict field.
+class_words() {
+    case $1 in
+    wrong) echo 'expected|wrong' ;;
+    unwritten) echo 'unwritten|never wr|not written|poison' ;;
+    crash) echo 'crash' ;;
+    timeout) echo 'timed out|time limit|timeout' ;;
+    cuda-error) echo 'cuda[A-Z][A-Za-z]+|CUDA error' ;;
+    out-of-bounds) echo 'out of bounds|out-of-bounds' ;;
+    race) echo 'race' ;;
+    warp-sync) echo '__syncwarp|warp-synchronous' ;;
+    uninitialized-shared) echo 'uninitiali[sz]ed shared|shared memory .*never written' ;;
+    uninitialized-global) echo 'uninitiali[sz]ed (global|device|cudaMalloc)|global memory .*never written' ;;
+    sync-mask) echo 'mask' ;;
+    barrier-divergence) echo 'barrier.*(diverg|not reached|reach)|divergent barrier' ;;
+    endless-loop) echo 'endless|infinite|never ends' ;;
+    host-compute) echo 'host comput|computes? on the host|device-to-host|cudaMemcpyDeviceToHost' ;;
+    forbidden) echo 'forbidden|refused|not allowed' ;;
+    inputs-modified) echo 'modified (its )?input|input.*(modified|changed|overwritten)' ;;
+    wrong-block-count) echo 'block count|number of blocks|launched [0-9]+ blocks?|returned [0-9]+ blocks?' ;;
+    not-built) echo 'build|compil' ;;
+    *) return 1 ;;
+    esac
+}
+
+backend=${BACKEND:-emu}
+build=$root/${BUILD:-build}/known-bad
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$build"
+passed=0
+failed=0
+
+echo "known-bad corpus on BACKEND=$backend: ${#patches[@]} patches (logs in $tmp, removed at exit; KNOWN_BAD_KEEP=dir keeps them)"
+for p in "${patches[@]}"; do
+    name=$(basename "$p" .patch)
+    lab=$(header "$p" lab)
+    variant=$(header "$p" variant)
+    verdict=$(header "$p" verdict)
+    src=$(ls solutions/"$lab"/*.cu 2>/dev/null | head -n 1)
+    why=""
+    if [ -z "$lab" ] || [ -z "$variant" ] || ! class_words "$verdict" >/dev/null; then
+        why="bad header (lab '$lab', variant '$variant', verdict '$verdict')"
+    elif [ -z "$src" ]; then
+        why="no solution file in solutions/$lab"
+    fi
+
+    tree=$tmp/tree
+    log=$tmp/$name.log
+    json=$tmp/$name.json
+    if [ -z "$why" ]; then
+        rm -rf "$tree" "$build"/*/tree
+        mkdir -p "$tree/$lab"
+        file=$tree/$lab/$(basename "$src")
+        cp "$src" "$file"
+        if ! patch -s --no-backup-if-mismatch "$file" < "$p" > "$log" 2>&1; then
+            why="patch does not apply to $src (the solution changed?): $(head -n 1 "$log")"
+        fi
+    fi
+
+    make_args=(--no-print-directory TREE="$tree" LAB="${lab:0:2}" BUILD="$build" BACKEND="$backend")
+    if [ -z "$why" ]; then
+        if ! make "${make_args[@]}" build-labs >> "$log" 2>&1; then
+            case $verdict in
+            forbidden | not-built) ;; # refused or broken at build: what was expected
+            *) why="does not build: $(grep -m1 -i 'error' "$log")" ;;
+            esac
+        else
+            make "${make_args[@]}" check JSON="$json" TIMEOUT=20 >> "$log" 2>&1
+            kernel=$(jq -c --arg v "$variant" '[.labs[].kernels[] | select(.name == $v)][0] // empty' "$json" 2>/dev/null)
+            if [ -z "$kernel" ]; then
+                why="no report for variant $variant (see the log)"
+            else
+                correct=$(jq -r '.correct' <<<"$kernel")
+                message=$(jq -r '.message // ""' <<<"$kernel" | tr '\n' ' ')
+                got=$(jq -r '.verdict // empty' <<<"$kernel")
+                if [ "$correct" = "true" ]; then
+                    why="passed as correct"
+                elif [ -n "$got" ] && [ "$got" != "$verdict" ]; then
+                    why="verdict $got, expected $verdict: ${message:0:200}"
+                elif [ -z "$got" ] && ! grep -qiE "$(class_words "$verdict")" <<<"$message"; then
+                    why="failed, but the message does not say $verdict: ${message:0:200}"
+                fi
+            fi
+        fi
+    fi
+
+    if [ -z "$why" ]; then
+        passed=$((passed + 1))
+        echo "  ok    $name ($variant: $verdict)"
+    else
+        failed=$((failed + 1))
+        echo "  FAIL  $name ($variant: $verdict): $why"
+    fi
+done
+if [ -n "${KNOWN_BAD_KEEP:-}" ]; then
+    mkdir -p "$KNOWN_BAD_KEEP" && cp "$tmp"/*.log "$tmp"/*.json "$KNOWN_BAD_KEEP"/ 2>/dev/null
+fi
+echo "$passed passed, $failed failed"
+exit $((failed > 255 ? 255 : failed))
