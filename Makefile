@@ -12,7 +12,8 @@
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
 # counters), SEED=N (other inputs), TIMEOUT=S (seconds per kernel variant), BACKEND=gpu|emu
-# (default: the GPU when one answers, else the CPU emulator).
+# (default: the GPU when one answers, else the CPU emulator), VARIANT=name (one kernel),
+# FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -134,7 +135,8 @@ build-solutions: $(foreach lab,$(SELECTED),$(TARGET)/solutions/$(lab)/lab)
 ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: emulating on the CPU,no CUDA device: emulating on the CPU); times are not GPU times")
 
 CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$(PROFILE)),--profile) $(if $(COUNTERS_CSV),--counters-csv $(COUNTERS_CSV)) \
-             $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(CHECK_EXTRA)
+             $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(filter 1,$(FAST)),--fast) \
+             $(if $(VARIANT),--variant $(VARIANT)) $(CHECK_EXTRA)
 
 check: $(CHECKER) build-labs
 	$(ANNOUNCE)
@@ -148,7 +150,9 @@ solutions: $(CHECKER) build-solutions
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),
 #     without a single warning,
 #  2. end to end on the CPU emulator: every solution passes with traffic equal to
-#     the model, every untouched skeleton fails naming its TODOs,
+#     the model, every untouched skeleton fails naming its TODOs; every skeleton is
+#     its solution outside the TODO regions; every known-bad submission fails for
+#     its named reason (tests/known-bad),
 #  3. the emulator's CUnit suite, then the checker's CUnit suite.
 ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/solutions/$(lab)/lab) \
                 $(TARGET)/checker/textbook/lab
@@ -175,6 +179,8 @@ else
 endif
 	@$(MAKE) --no-print-directory BACKEND=emu WERROR=1 build-all
 	@BUILD=$(BUILD) tests/end_to_end.sh
+	@tests/skeletons.sh
+	@BUILD=$(BUILD) tests/known-bad/run.sh
 	@$(MAKE) --no-print-directory -C emu test
 	@$(MAKE) --no-print-directory -C tests
 

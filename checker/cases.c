@@ -28,7 +28,8 @@ static const size_1d SINE_EMU[] = {{1, 128}, {1000, 128}, {4099, 256}, {1 << 14,
 static const size_2d ADD_GPU[] = {{1, 1}, {17, 33}, {1000, 999}, {4096, 4096}};
 static const size_2d ADD_EMU[] = {{1, 1}, {17, 33}, {100, 99}, {128, 128}};
 static const size_mm MATMUL_GPU[] = {{1, 1, 1}, {33, 17, 45}, {129, 100, 67}, {1024, 1024, 1024}};
-static const size_mm MATMUL_EMU[] = {{1, 1, 1}, {33, 17, 45}, {70, 33, 65}, {64, 64, 64}};
+/* 40 x 100: more blocks across than down, so a grid with x and y swapped leaves some of C out. */
+static const size_mm MATMUL_EMU[] = {{1, 1, 1}, {33, 17, 45}, {40, 33, 100}, {64, 64, 64}};
 /* Nested hello: threads of the first grid, and the deepest level allowed. */
 static const size_1d NESTED[] = {{8, 24}, {32, 24}, {1, 24}, {16, 3}};
 

@@ -6,15 +6,9 @@
 #include "stages.h"
 #include "validate.h"
 
-static int is_poison_word(const labio_record *r, uint64_t i)
-{
-    uint32_t bits;
-    memcpy(&bits, (const char *)r->data + 4 * i, 4);
-    return r->type == LABIO_I32 ? (int32_t)bits == LAB_POISON_INT : bits == LAB_POISON_FLOAT_BITS;
-}
-
-/* Why an output failed validation: it never wrote anything, launched the wrong
- * number of blocks, or computed wrong values. */
+/* Why an output failed validation: it launched the wrong number of blocks, left
+ * every wrong element unwritten, or computed wrong values. Call right after the
+ * validate_output() that failed. */
 static check_verdict classify_wrong(const check_variant *v, const check_case *cs, const labio_file *out, int c,
                                     const char *key)
 {
@@ -25,15 +19,9 @@ static check_verdict classify_wrong(const check_variant *v, const check_case *cs
         if (grid != expected_reduction_blocks(v, cs->size.n, cs->size.block))
             return VERDICT_WRONG_BLOCK_COUNT;
     }
-    const labio_record *r = labio_find_case(out, c, key, LABIO_I32);
-    if (!r)
-        r = labio_find_case(out, c, key, LABIO_F32);
-    if (!r || r->count == 0 || info->output_accumulates)
-        return VERDICT_WRONG;
-    for (uint64_t i = 0; i < r->count; i++)
-        if (!is_poison_word(r, i))
-            return VERDICT_WRONG;
-    return VERDICT_UNWRITTEN;
+    long long wrong, unwritten;
+    validate_last_mismatch(&wrong, &unwritten);
+    return wrong > 0 && unwritten == wrong ? VERDICT_UNWRITTEN : VERDICT_WRONG;
 }
 
 /* The verdict for a program that stopped: its own diagnosis when it gave one. */
@@ -43,7 +31,8 @@ static check_verdict classify_stop(const run_outcome *o, const char *said)
         return verdict_from_tag(said, VERDICT_TIMEOUT);
     if (o->result.signaled)
         return verdict_from_tag(said, VERDICT_CRASH);
-    return verdict_from_tag(said, o->result.exit_code != 0 ? VERDICT_CUDA_ERROR : VERDICT_NO_OUTPUT);
+    /* Exit status 0 before the harness finished: exit() from inside the lab file. */
+    return verdict_from_tag(said, o->result.exit_code != 0 ? VERDICT_CUDA_ERROR : VERDICT_FORBIDDEN);
 }
 
 /* On the emulator every case's loads are counted: a kernel that loaded fewer bytes
@@ -102,8 +91,13 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
             const labio_record *global = labio_find(&o->out, LABIO_STATUS, LABIO_TEXT);
             const char *said = global ? (const char *)global->data : o->tail;
             k->verdict = classify_stop(o, said);
-            snprintf(k->message, sizeof k->message, "%s: before finishing this case, the program %s%s%s", size,
-                     o->ended[0] ? o->ended : "stopped", said[0] ? ": " : "", said);
+            if (k->verdict == VERDICT_FORBIDDEN)
+                snprintf(k->message, sizeof k->message, "%s: the program ended with status 0 before this case was "
+                         "done: exit() in the lab file? A launch function returns; the harness ends the program",
+                         size);
+            else
+                snprintf(k->message, sizeof k->message, "%s: before finishing this case, the program %s%s%s", size,
+                         o->ended[0] ? o->ended : "stopped", said[0] ? ": " : "", said);
             return;
         }
         if (strcmp(status->data, LABIO_STATUS_OK) != 0) {

@@ -1,7 +1,7 @@
 /* check: runs lab programs on the checker's own inputs and judges them.
  *
  *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
- *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] LAB...
+ *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME] LAB...
  *
  * For every kernel variant of every lab named, the checker runs its stages
  * (stages.h): run, judge, diagnose, measure, then reports. Exit 0 only if every
@@ -29,7 +29,7 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
-                    "             [--profile] [--require-model] [--timed-only] [--fast]"
+                    "             [--profile] [--require-model] [--timed-only] [--fast] [--variant NAME]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] LAB...\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
@@ -128,6 +128,7 @@ int main(int argc, char **argv)
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
+    const char *only_variant = NULL; /* --variant NAME: check that kernel alone */
     char workdir[] = "/tmp/gpulab-check-XXXXXX";
 
     for (int i = 1; i < argc; i++) {
@@ -141,6 +142,8 @@ int main(int argc, char **argv)
             opt.timed_only = 1;
         else if (strcmp(argv[i], "--fast") == 0)
             opt.fast = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--variant") == 0)
+            only_variant = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--tree") == 0)
             opt.tree = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--build") == 0)
@@ -204,9 +207,16 @@ int main(int argc, char **argv)
         scan_todos(source, report->todos, sizeof report->todos);
         report->correct = 1;
         for (int i = 0; i < check_variant_count(lab); i++) {
-            check_variant_stages(&opt, &run, program, &lab->variants[i], workdir, &report->kernels[i]);
-            report->count++;
-            report->correct &= report->kernels[i].correct;
+            if (only_variant && strcmp(only_variant, lab->variants[i].name) != 0)
+                continue;
+            kernel_report *k = &report->kernels[report->count++];
+            check_variant_stages(&opt, &run, program, &lab->variants[i], workdir, k);
+            report->correct &= k->correct;
+        }
+        if (report->count == 0) {
+            fprintf(stderr, "check: lab %s has no kernel named '%s'\n", lab->dir, only_variant);
+            nftw(workdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+            return 2;
         }
         report_print_lab(stdout, &run, report, colour);
         fflush(stdout);

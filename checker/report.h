@@ -17,7 +17,7 @@ typedef struct {
     int ran;      /* 0 when the checker stopped before running it */
     int correct;
     check_verdict verdict; /* VERDICT_PASS when correct */
-    char message[2048];
+    char message[4096];
     char warnings[1024]; /* the program's own warnings (the emulator's), one per line */
     char checks[160];    /* which checks ran, in one line ("emulator diagnostics, compute-sanitizer memcheck") */
     char size[96];       /* the timed case */

@@ -72,6 +72,10 @@ int stage_run(const check_options *opt, const char *program, const check_variant
     }
     /* The emulator's warp-synchronous rule for this variant (labs.c). */
     setenv("EMU_WARP_SYNC", v->legacy_warp_sync ? "warn" : "error", 1);
+    /* The emulator names an endless kernel itself when its own limit comes first. */
+    char limit[32];
+    snprintf(limit, sizeof limit, "%g", opt->timeout_s / 2);
+    setenv("EMU_TIME_LIMIT_S", limit, 1);
 
     char *argv[] = {(char *)program, "--input", input,      "--output",  output,
                     "--variant",     (char *)v->name, "--token", token_file, NULL};

@@ -78,9 +78,20 @@ static void note_float(mismatch_log *log, long long index, long long cols, float
         log_append(log, "; %s expected %.9g, got %.9g (%s, allowed error %.3g)", at, ref, (double)got, problem, bound);
 }
 
+/* The counts behind the last failed validation (validate_last_mismatch). */
+static long long last_wrong, last_unwritten;
+
+void validate_last_mismatch(long long *wrong, long long *unwritten)
+{
+    *wrong = last_wrong;
+    *unwritten = last_unwritten;
+}
+
 static void finish(mismatch_log *log, const char *what, long long total, char *message, size_t size,
                    const char *detail)
 {
+    last_wrong = log->wrong;
+    last_unwritten = log->unwritten;
     snprintf(message, size, "%lld of %lld %s wrong%s%s", log->wrong, total, what,
              log->unwritten ? " (some never written: does the grid cover them all?)" : "", detail);
 }
@@ -225,6 +236,8 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
     }
     if (log.wrong == 0)
         return 1;
+    last_wrong = log.wrong;
+    last_unwritten = log.unwritten;
     snprintf(message, size, "%lld of %lld block sums wrong (total expected %.9g, got %.9g%s)%s", log.wrong, grid,
              total_ref, total_got, log.unwritten ? " from the sums that were written; some never were" : "", detail);
     return 0;
@@ -253,6 +266,7 @@ static int validate_nested(const check_case *cs, const labio_record *r, char *me
 int validate_output(const check_variant *v, const check_case *cs, const labio_file *out, int c, const char *key,
                     char *message, size_t size)
 {
+    last_wrong = last_unwritten = 0;
     const labio_record *r;
     int64_t grid = 0;
 

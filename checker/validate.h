@@ -28,6 +28,10 @@ const char *float_problem(float got, double ref, double bound);
 int validate_output(const check_variant *v, const check_case *cs, const labio_file *out, int case_index,
                     const char *key, char *message, size_t size);
 
+/* After validate_output() returned 0: how many elements were wrong, and how many of
+ * those still held the poison (never written). Both 0 when the output was missing. */
+void validate_last_mismatch(long long *wrong, long long *unwritten);
+
 /* Checks that the inputs read back after the runs equal what was sent. */
 int validate_inputs_unchanged(const check_variant *v, const check_case *cs, const labio_file *out, int case_index,
                               char *message, size_t size);

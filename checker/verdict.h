@@ -10,7 +10,7 @@
     X(UNWRITTEN, "unwritten", "results the kernel never wrote")                                                   \
     X(WRONG_BLOCK_COUNT, "wrong-block-count", "the launch function launched the wrong number of blocks")           \
     X(INPUTS_MODIFIED, "inputs-modified", "the kernel changed an input it must leave as it is")                    \
-    X(UNSTABLE, "unstable", "results changed between runs of the same input")                                      \
+    X(UNSTABLE, "unstable", "the timed runs' results did not follow their inputs (a result kept, or a race)")      \
     X(CRASH, "crash", "the program crashed")                                                                      \
     X(TIMEOUT, "timeout", "the program did not finish in time")                                                   \
     X(CUDA_ERROR, "cuda-error", "a CUDA call or a kernel failed")                                                 \
@@ -23,6 +23,8 @@
     X(SYNC_MASK, "sync-mask", "a warp intrinsic's mask does not match the lanes that execute it")                 \
     X(BARRIER_DIVERGENCE, "barrier-divergence", "a barrier not reached by every thread of the block")             \
     X(ENDLESS_LOOP, "endless-loop", "a loop that never ends")                                                     \
+    X(TRAP, "trap", "a kernel called __trap() or failed an assert()")                                             \
+    X(STACK_OVERFLOW, "stack-overflow", "a thread ran out of stack (deep recursion, a huge local array)")        \
     X(HOST_COMPUTE, "host-compute", "the answer was not computed by the kernel on the device")                     \
     X(FORBIDDEN, "forbidden", "the lab file uses something a lab may not (a library, exit, files)")                \
     X(IMPOSSIBLE_TIME, "impossible-time", "faster than the device can move the data: the timing is fake")         \

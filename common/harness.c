@@ -64,7 +64,7 @@ static void record_failure(const char *message)
 
 static void fail(int code, const char *fmt, ...)
 {
-    char message[1024];
+    char message[4096]; /* the emulator's diagnoses explain themselves at length */
     va_list args;
     va_start(args, fmt);
     vsnprintf(message, sizeof message, fmt, args);
@@ -424,8 +424,9 @@ static void launch_case(const lab_variant *v, lab_case *lc)
     CUDA_CHECK(cudaDeviceSynchronize());
     if (lc->info->reduction) {
         if (grid == 0 || grid > lc->out_count)
-            fail(EXIT_CUDA, "the launch function returned %u blocks for n = %lld; expected 1..%zu (one block sum "
-                 "per block launched)", grid, (long long)s->n, lc->out_count);
+            fail(EXIT_CUDA, "[wrong-block-count] the launch function returned %u blocks for n = %lld; expected 1..%zu "
+                 "(it returns the number of blocks it launched: one block sum each)", grid, (long long)s->n,
+                 lc->out_count);
         lc->grid = grid;
     }
 }

@@ -8,6 +8,12 @@
 #     # variant: interleaved        the kernel variant that must FAIL (others may pass)
 #     # verdict: race               the verdict class the checker must give it
 #     # why: one sentence a student would understand
+# The verdict may name alternatives, "race|warp-sync", where the root cause shows as
+# either (a missing barrier between lanes of one warp is both), or where a backend can
+# only see one (an endless loop is "timeout" on a GPU). A fifth header line
+#     # gap: what the checker cannot see yet
+# marks a mistake the checker is known to miss: it is counted as skipped when it
+# passes (and listed), as ok when it is caught. Gaps are the honest to-do list.
 # Verdict classes: wrong, unwritten, crash, timeout, cuda-error, out-of-bounds, race,
 # warp-sync, uninitialized-shared, uninitialized-global, sync-mask, barrier-divergence,
 # endless-loop, host-compute, forbidden (refused at build), inputs-modified,
@@ -51,7 +57,8 @@ if [ "${1:-}" = "--list" ]; then
     echo "| file | lab | variant | expected verdict | why |"
     echo "| --- | --- | --- | --- | --- |"
     for p in "${patches[@]}"; do
-        echo "| \`$(basename "$p")\` | $(header "$p" lab) | \`$(header "$p" variant)\` | \`$(header "$p" verdict)\` | $(header "$p" why) |"
+        gap=$(header "$p" gap)
+        echo "| \`$(basename "$p")\` | $(header "$p" lab) | \`$(header "$p" variant)\` | \`$(header "$p" verdict)\` | $(header "$p" why)${gap:+ (known gap: $gap)} |"
     done
     exit 0
 elif [ $# -gt 0 ]; then
@@ -83,6 +90,11 @@ class_words() {
     inputs-modified) echo 'modified (its )?input|input.*(modified|changed|overwritten)' ;;
     wrong-block-count) echo 'block count|number of blocks|launched [0-9]+ blocks?|returned [0-9]+ blocks?' ;;
     not-built) echo 'build|compil' ;;
+    unstable) echo 'timed runs|earlier run' ;;
+    impossible-time) echo 'peak|impossible' ;;
+    trap) echo 'trap|assert' ;;
+    stack-overflow) echo 'stack' ;;
+    no-output) echo 'no readable output|no result' ;;
     *) return 1 ;;
     esac
 }
@@ -94,6 +106,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$build"
 passed=0
 failed=0
+skipped=0
 
 echo "known-bad corpus on BACKEND=$backend: ${#patches[@]} patches (logs in $tmp, removed at exit; KNOWN_BAD_KEEP=dir keeps them)"
 for p in "${patches[@]}"; do
@@ -103,7 +116,11 @@ for p in "${patches[@]}"; do
     verdict=$(header "$p" verdict)
     src=$(ls solutions/"$lab"/*.cu 2>/dev/null | head -n 1)
     why=""
-    if [ -z "$lab" ] || [ -z "$variant" ] || ! class_words "$verdict" >/dev/null; then
+    gap=$(header "$p" gap)
+    known_classes=1
+    IFS='|' read -r -a alternatives <<<"$verdict"
+    for alternative in "${alternatives[@]}"; do class_words "$alternative" >/dev/null || known_classes=0; done
+    if [ -z "$lab" ] || [ -z "$variant" ] || [ -z "$verdict" ] || [ $known_classes = 0 ]; then
         why="bad header (lab '$lab', variant '$variant', verdict '$verdict')"
     elif [ -z "$src" ]; then
         why="no solution file in solutions/$lab"
@@ -125,12 +142,12 @@ for p in "${patches[@]}"; do
     make_args=(--no-print-directory TREE="$tree" LAB="${lab:0:2}" BUILD="$build" BACKEND="$backend")
     if [ -z "$why" ]; then
         if ! make "${make_args[@]}" build-labs >> "$log" 2>&1; then
-            case $verdict in
-            forbidden | not-built) ;; # refused or broken at build: what was expected
+            case "|$verdict|" in
+            *"|forbidden|"* | *"|not-built|"*) ;; # refused or broken at build: what was expected
             *) why="does not build: $(grep -m1 -i 'error' "$log")" ;;
             esac
         else
-            make "${make_args[@]}" check JSON="$json" TIMEOUT=20 >> "$log" 2>&1
+            make "${make_args[@]}" check VARIANT="$variant" JSON="$json" TIMEOUT=20 >> "$log" 2>&1
             kernel=$(jq -c --arg v "$variant" '[.labs[].kernels[] | select(.name == $v)][0] // empty' "$json" 2>/dev/null)
             if [ -z "$kernel" ]; then
                 why="no report for variant $variant (see the log)"
@@ -140,9 +157,9 @@ for p in "${patches[@]}"; do
                 got=$(jq -r '.verdict // empty' <<<"$kernel")
                 if [ "$correct" = "true" ]; then
                     why="passed as correct"
-                elif [ -n "$got" ] && [ "$got" != "$verdict" ]; then
+                elif [ -n "$got" ] && [[ "|$verdict|" != *"|$got|"* ]]; then
                     why="verdict $got, expected $verdict: ${message:0:200}"
-                elif [ -z "$got" ] && ! grep -qiE "$(class_words "$verdict")" <<<"$message"; then
+                elif [ -z "$got" ] && ! grep -qiE "$(class_words "${alternatives[0]}")" <<<"$message"; then
                     why="failed, but the message does not say $verdict: ${message:0:200}"
                 fi
             fi
@@ -152,6 +169,9 @@ for p in "${patches[@]}"; do
     if [ -z "$why" ]; then
         passed=$((passed + 1))
         echo "  ok    $name ($variant: $verdict)"
+    elif [ -n "$gap" ] && [ "$why" = "passed as correct" ]; then
+        skipped=$((skipped + 1))
+        echo "  gap   $name ($variant: $verdict): passed as correct, a known gap: $gap"
     else
         failed=$((failed + 1))
         echo "  FAIL  $name ($variant: $verdict): $why"
@@ -160,5 +180,5 @@ done
 if [ -n "${KNOWN_BAD_KEEP:-}" ]; then
     mkdir -p "$KNOWN_BAD_KEEP" && cp "$tmp"/*.log "$tmp"/*.json "$KNOWN_BAD_KEEP"/ 2>/dev/null
 fi
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 exit $((failed > 255 ? 255 : failed))
