@@ -56,6 +56,18 @@ static void findings(const char *path, char *out, size_t size)
     fclose(f);
 }
 
+static int file_mentions(const char *path, const char *text)
+{
+    char line[1024];
+    int found = 0;
+    FILE *f = fopen(path, "r");
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, text) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 void stage_diagnose(const check_options *opt, const char *program, const check_variant *v,
                     const check_case_set *set, const char *workdir, kernel_report *k)
 {
@@ -103,6 +115,12 @@ void stage_diagnose(const check_options *opt, const char *program, const check_v
             continue;
         if (!run_describe(&result, why, sizeof why))
             continue;
+        if (file_mentions(out_txt, "is not supported by the selected tool")) {
+            /* racecheck and synccheck cannot follow device-side launches (lab 06) */
+            used = strlen(k->checks);
+            snprintf(k->checks + used, sizeof k->checks - used, " (not supported here)");
+            continue;
+        }
         findings(out_txt, found, sizeof found);
         if (!found[0])
             findings(err_txt, found, sizeof found);
