@@ -2,6 +2,7 @@
 #
 #   make check              check every lab (your work in labs/)
 #   make check LAB=03       check one lab (also: `make check` inside a lab folder)
+#   make check TREE=dir     check the lab files of another folder laid out like labs/
 #   make solutions          check every reference solution, with the performance ladder
 #   make test               the project's own tests: every lab built, end-to-end checks, CUnit
 #   make doctor             what is installed, what is missing, which backend runs
@@ -104,17 +105,26 @@ $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ -lm
 
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
+# $(1): the tree holding the lab folders, $(2): the lab folder, $(3): where its program goes.
 define LAB_PROGRAM
-$(TARGET)/$(1)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
+$(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
 	$(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
 	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
-$(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab))))
-$(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,solutions,$(lab))))
-$(eval $(call LAB_PROGRAM,checker,textbook))
+$(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab),$(TARGET)/labs)))
+$(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,solutions,$(lab),$(TARGET)/solutions)))
+$(eval $(call LAB_PROGRAM,checker,textbook,$(TARGET)/checker))
 
-build-labs: $(foreach lab,$(SELECTED),$(TARGET)/labs/$(lab)/lab)
+# TREE=dir: `make check` checks the lab files of another folder laid out like labs/
+# (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree.
+CHECK_TREE := $(if $(TREE),$(patsubst %/,%,$(TREE)),labs)
+CHECK_BUILD := $(if $(TREE),$(TARGET)/tree,$(TARGET)/labs)
+ifdef TREE
+$(foreach lab,$(SELECTED),$(eval $(call LAB_PROGRAM,$(CHECK_TREE),$(lab),$(CHECK_BUILD))))
+endif
+
+build-labs: $(foreach lab,$(SELECTED),$(CHECK_BUILD)/$(lab)/lab)
 build-solutions: $(foreach lab,$(SELECTED),$(TARGET)/solutions/$(lab)/lab)
 
 ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: emulating on the CPU,no CUDA device: emulating on the CPU); times are not GPU times")
@@ -124,7 +134,7 @@ CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$
 
 check: $(CHECKER) build-labs
 	$(ANNOUNCE)
-	@$(CHECKER) --tree labs --build $(TARGET)/labs $(CHECK_ARGS) $(SELECTED)
+	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(SELECTED)
 
 solutions: $(CHECKER) build-solutions
 	$(ANNOUNCE)
