@@ -177,3 +177,4 @@ endif
 clean:
 	rm -rf $(BUILD)
 	@$(MAKE) --no-print-directory -C tests clean
+include grader/grader.mk
