@@ -9,6 +9,8 @@
  *   grade-report prairielearn --scores F --feedback F --out results.json
  *   grade-report rubric-default --report F             a rubric listing the report's kernels
  *   grade-report rubric-check --rubric F --report F    exit 1 unless both name the same kernels
+ *   grade-report validate-gradescope --report results.json   exit 1 (saying why) unless the file has
+ *                      Gradescope's documented fields and types, and the tests add up to the score
  *
  * Everything a student controls (messages, compiler output, file names) passes
  * through here on its way into CSV, XML and JSON, so every writer escapes, and
@@ -882,7 +884,8 @@ static int cmd_score(const score_opts *o)
             o->backend ? o->backend : "?", gpu ? "" : " (CPU emulator: times are CPU times, not GPU times)",
             o->sandbox ? o->sandbox : "?", o->date ? o->date : "", o->seconds);
     if (o->sandbox && strcmp(o->sandbox, "none") == 0)
-        fprintf(f, "NOTE: graded WITHOUT the sandbox (SANDBOX=none): the submission ran with the grader's access.\n");
+        fprintf(f, "NOTE: graded WITHOUT the sandbox (SANDBOX=none): the submission could read the machine's files and "
+                   "use the network\n(a root grader still ran it as an unprivileged user, under the limits).\n");
     if (o->source_note && o->source_note[0]) {
         char *note = clean_text(o->source_note);
         fprintf(f, "%s\n", note);
@@ -1512,11 +1515,85 @@ static int cmd_rubric_check(const char *rubric_path, const char *report_path)
     return bad;
 }
 
+/* Gradescope's results.json, as its specification documents it: score (number),
+ * execution_time (number), output (string), visibility and stdout_visibility (one of
+ * four words), tests (array of objects: name and output strings, score and max_score
+ * numbers, status "passed" or "failed", visibility). A test of the package, not of
+ * the writer: the reading side is this file's JSON parser, not the code that wrote it. */
+static int cmd_validate_gradescope(const char *path)
+{
+    char why[600];
+    jval *r = load_json(path, why, sizeof why);
+    if (!r) {
+        printf("%s\n", why);
+        return 1;
+    }
+    int bad = 0;
+#define BAD(...) (printf(__VA_ARGS__), printf("\n"), bad = 1)
+    static const char *vis[] = {"visible", "hidden", "after_due_date", "after_published"};
+    const char *vkeys[] = {"visibility", "stdout_visibility"};
+    if (r->type != J_OBJ)
+        BAD("the top level is not an object");
+    const jval *score = jget(r, "score"), *tests = jget(r, "tests"), *et = jget(r, "execution_time");
+    if (!score || score->type != J_NUM)
+        BAD("score: missing or not a number");
+    if (et && et->type != J_NUM)
+        BAD("execution_time: not a number");
+    if (jget(r, "output") && jget(r, "output")->type != J_STR)
+        BAD("output: not a string");
+    for (int k = 0; k < 2; k++) {
+        const char *v = jgets(r, vkeys[k]);
+        int ok = !jget(r, vkeys[k]);
+        for (int i = 0; v && i < 4; i++)
+            ok |= strcmp(v, vis[i]) == 0;
+        if (!ok)
+            BAD("%s: not one of visible, hidden, after_due_date, after_published", vkeys[k]);
+    }
+    double sum = 0;
+    if (!tests || tests->type != J_ARR)
+        BAD("tests: missing or not an array");
+    for (int i = 0; tests && tests->type == J_ARR && i < tests->count; i++) {
+        const jval *t = tests->items[i];
+        const jval *ts = jget(t, "score"), *tm = jget(t, "max_score");
+        const char *st = jgets(t, "status"), *v = jgets(t, "visibility");
+        if (t->type != J_OBJ) {
+            BAD("tests[%d]: not an object", i);
+            continue;
+        }
+        if (!jgets(t, "name"))
+            BAD("tests[%d].name: missing or not a string", i);
+        if (!ts || ts->type != J_NUM)
+            BAD("tests[%d].score: missing or not a number", i);
+        else
+            sum += ts->num;
+        if (!tm || tm->type != J_NUM)
+            BAD("tests[%d].max_score: missing or not a number", i);
+        else if (ts && ts->type == J_NUM && (ts->num < 0 || ts->num > tm->num))
+            BAD("tests[%d]: score %g outside 0..max_score %g", i, ts->num, tm->num);
+        if (!st || (strcmp(st, "passed") != 0 && strcmp(st, "failed") != 0))
+            BAD("tests[%d].status: not \"passed\" or \"failed\"", i);
+        if (jget(t, "output") && !jgets(t, "output"))
+            BAD("tests[%d].output: not a string", i);
+        int ok = !jget(t, "visibility");
+        for (int k = 0; v && k < 4; k++)
+            ok |= strcmp(v, vis[k]) == 0;
+        if (!ok)
+            BAD("tests[%d].visibility: not one of the four values", i);
+    }
+    if (score && score->type == J_NUM && tests && tests->type == J_ARR && tests->count > 0 &&
+        fabs(sum - score->num) > 1e-6)
+        BAD("score %g is not the sum of the tests' scores %g", score->num, sum);
+#undef BAD
+    jfree(r);
+    return bad;
+}
+
 /* ---------------------------------------------------------------- main */
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: grade-report score|class|gradescope|prairielearn|rubric-default|rubric-check [options]\n"
+    fprintf(stderr, "usage: grade-report score|class|gradescope|prairielearn|rubric-default|rubric-check|validate-gradescope"
+                    " [options]\n"
                     "       (see the comment at the top of grader/report.c)\n");
     exit(2);
 }
@@ -1574,6 +1651,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "rubric-default") == 0 && so.report)
         return cmd_rubric_default(so.report);
+    if (strcmp(cmd, "validate-gradescope") == 0 && so.report)
+        return cmd_validate_gradescope(so.report);
     if (strcmp(cmd, "rubric-check") == 0 && so.rubric && so.report)
         return cmd_rubric_check(so.rubric, so.report);
     usage();

@@ -8,4 +8,4 @@ set -euo pipefail
 AG=${AUTOGRADER_ROOT:-/autograder}
 cd "$AG/source/kit"
 tools/setup build emu grade
-make --no-print-directory grade-tools BACKEND=emu
+make --no-print-directory grade-tools BACKEND=emu BUILD="$AG/source/kit/build"
