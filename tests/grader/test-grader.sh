@@ -5,7 +5,7 @@
 # autograder run in a folder laid out like /autograder.
 # Prints one line per check and "N passed, N failed" last; exits with the failures.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 BUILD=$(realpath -m "${BUILD:-build}")
 work=$BUILD/test-grader
@@ -101,14 +101,14 @@ result "make grade finishes ($seconds s, ${#expect[@]} submissions)" $status "ex
 csv=$out/grades.csv
 for student in "${!expect[@]}"; do
     got=$(awk -F, -v s="\"$student\"" '$1 == s { sum += $4; n++ } END { if (n) print sum; else print "none" }' "$csv")
-    result "grades.csv: $student gets ${expect[$student]} points" $([[ $got == "${expect[$student]}" ]]; echo $?) \
+    result "grades.csv: $student gets ${expect[$student]} points" "$([[ $got == "${expect[$student]}" ]]; echo $?)" \
         "got $got"
 done
 verdict() { awk -F, -v s="\"$1\"" -v k="\"$2\"" '$1 == s && $3 == k { gsub(/"/, "", $6); print $6 }' "$csv"; }
 check_verdict() { # student kernel pattern
     local v
     v=$(verdict "$1" "$2")
-    result "verdict of $1/$2 is $3" $([[ $v =~ ^($3)$ ]]; echo $?) "got '$v'"
+    result "verdict of $1/$2 is $3" "$([[ $v =~ ^($3)$ ]]; echo $?)" "got '$v'"
 }
 check_verdict no_compile interleaved not-built
 check_verdict crash neighbored crash
@@ -123,36 +123,36 @@ check "every row has 7 fields" "see $csv" awk -F, 'NF != 7 { exit 1 }' "$csv"
 
 # ---- the hostile ones did not get what they tried ----
 found=$(grep -rl -- "$token" "$out" 2>/dev/null | head -n 3)
-result "no secret (other submission, grader's home) in any output" $([[ -z $found ]]; echo $?) "found in $found"
+result "no secret (other submission, grader's home) in any output" "$([[ -z $found ]]; echo $?)" "found in $found"
 msg=$(grep -h "READ" "$out/reader/03-reduce-divergence/feedback.txt" | head -n 1)
-result "the reader's reads all failed" $([[ $msg == *"READ FAILED"* && $msg != *"READ /"* && $msg != *"READ ../"* ]]; echo $?) "$msg"
+result "the reader's reads all failed" "$([[ $msg == *"READ FAILED"* && $msg != *"READ /"* && $msg != *"READ ../"* ]]; echo $?)" "$msg"
 result "the socket attempt failed and the listener saw nothing" \
-    $(grep -q "CONNECT FAILED" "$out/network/03-reduce-divergence/feedback.txt" && [[ ! -s $work/connections ]]; echo $?) \
+    "$(grep -q "CONNECT FAILED" "$out/network/03-reduce-divergence/feedback.txt" && [[ ! -s $work/connections ]]; echo $?)" \
     "$(grep -ho 'CONNECT [A-Z]*' "$out/network/03-reduce-divergence/feedback.txt") / $(cat "$work/connections" 2>/dev/null)"
 markers=$(ls "$out/../marker-$token" "$out/marker-$token" "/tmp/marker-$token" "$home/marker-$token" \
     "$ROOT/marker-$token" "$class/victim/marker-$token" "$class/marker-$token" 2>/dev/null)
-result "no marker written outside the submission's folder" $([[ -z $markers ]]; echo $?) "$markers"
+result "no marker written outside the submission's folder" "$([[ -z $markers ]]; echo $?)" "$markers"
 rm -f $markers
 hostline=$(sed -n 2p /etc/passwd)
 result "#include \"/etc/passwd\" shows none of the host's passwd" \
-    $(! grep -rqF -- "$hostline" "$out" && grep -q "passwd" "$out/include_host/03-reduce-divergence/build.log"; echo $?) \
+    "$(! grep -rqF -- "$hostline" "$out" && grep -q "passwd" "$out/include_host/03-reduce-divergence/build.log"; echo $?)" \
     "'$hostline' appears under $out"
 result "#include of the kit's solution does not build" \
-    $(grep -q "not found\|No such file" "$out/cheat/03-reduce-divergence/build.log"; echo $?) "see build.log"
+    "$(grep -q "not found\|No such file" "$out/cheat/03-reduce-divergence/build.log"; echo $?)" "see build.log"
 big=$(find "$out" -type f -size +8M | head -n 3)
-result "no output file over the 8 MiB limit" $([[ -z $big ]]; echo $?) "$big"
+result "no output file over the 8 MiB limit" "$([[ -z $big ]]; echo $?)" "$big"
 uid=${GRADE_UID:-61000}
 alive() { ps -u "$uid" -o stat= 2>/dev/null | grep -vc '^Z'; } # zombies are dead, waiting for init to reap them
 left=0
 if [[ $(id -u) == 0 ]]; then
     for _ in 1 2 3 4 5; do left=$(alive); [[ $left == 0 ]] && break; sleep 0.5; done
 fi
-result "no process of the sandbox user is left (fork bomb contained)" $([[ $left == 0 ]]; echo $?) "$left left"
+result "no process of the sandbox user is left (fork bomb contained)" "$([[ $left == 0 ]]; echo $?)" "$left left"
 result "the fork bomb was reported at its limit" \
-    $(grep -A3 "hit a limit" "$out/summary.txt" | grep -q . && grep -q "fork_bomb" "$out/summary.txt"; echo $?) \
+    "$(grep -A3 "hit a limit" "$out/summary.txt" | grep -q . && grep -q "fork_bomb" "$out/summary.txt"; echo $?)" \
     "see $out/summary.txt"
 result "the compile that never ends is listed among the limits" \
-    $(grep -q "compile_forever .*build-timeout" "$out/summary.txt"; echo $?) "see $out/summary.txt"
+    "$(grep -q "compile_forever .*build-timeout" "$out/summary.txt"; echo $?)" "see $out/summary.txt"
 
 # ---- the class files ----
 if command -v xmllint >/dev/null; then
@@ -167,24 +167,24 @@ fi
 rows=$(($(wc -l <"$csv") - 1))
 nonpass=$(awk -F, 'NR > 1 && $6 != "\"pass\""' "$csv" | wc -l)
 result "junit.xml: one testcase per kernel ($rows), a failure per failed kernel ($nonpass)" \
-    $([[ ${cases:-} == "$rows" && ${fails:-} == "$nonpass" && ${attr:-} == "$nonpass" ]]; echo $?) \
+    "$([[ ${cases:-} == "$rows" && ${fails:-} == "$nonpass" && ${attr:-} == "$nonpass" ]]; echo $?)" \
     "testcases ${cases:-?}, failures ${fails:-?}, testsuites@failures ${attr:-?}"
 result "the summary names passes per kernel, verdicts, slowest, limits" \
-    $(grep -q "interleaved .* of ${#expect[@]}" "$out/summary.txt" && grep -q "most common verdicts" "$out/summary.txt" &&
-        grep -q "slowest" "$out/summary.txt"; echo $?) "see $out/summary.txt"
+    "$(grep -q "interleaved .* of ${#expect[@]}" "$out/summary.txt" && grep -q "most common verdicts" "$out/summary.txt" &&
+        grep -q "slowest" "$out/summary.txt"; echo $?)" "see $out/summary.txt"
 result "progress shows n of N, elapsed and time left" \
-    $(grep -q "^\[ *[0-9]*/${#expect[@]}\].*elapsed .*left" "$work/grade.log"; echo $?) "see $work/grade.log"
+    "$(grep -q "^\[ *[0-9]*/${#expect[@]}\].*elapsed .*left" "$work/grade.log"; echo $?)" "see $work/grade.log"
 result "every feedback shows its rubric lines and seed" \
-    $(for f in "$out"/*/03-reduce-divergence/feedback.txt; do grep -q "kernel interleaved 4" "$f" && grep -q "^seed [0-9]" "$f" || exit 1; done; echo $?) \
+    "$(for f in "$out"/*/03-reduce-divergence/feedback.txt; do grep -q "kernel interleaved 4" "$f" && grep -q "^seed [0-9]" "$f" || exit 1; done; echo $?)" \
     "a feedback.txt without them"
 result "each report.json is the checker's gpulab-report/1" \
-    $(grep -q '"schema": "gpulab-report/1"' "$out/correct/03-reduce-divergence/report.json"; echo $?) "no schema"
+    "$(grep -q '"schema": "gpulab-report/1"' "$out/correct/03-reduce-divergence/report.json"; echo $?)" "no schema"
 
 # ---- a rerun skips, FORCE=1 grades again ----
 before=$(md5sum <"$csv")
 make --no-print-directory grade SUBMISSIONS="$class" LAB=03 OUT="$out" TIMEOUT=3 BUILD="$BUILD" >"$work/rerun.log" 2>&1
 skipped=$(grep -c "already graded" "$work/rerun.log")
-result "a rerun skips graded students" $([[ $skipped == "${#expect[@]}" && $(md5sum <"$csv") == "$before" ]]; echo $?) \
+result "a rerun skips graded students" "$([[ $skipped == "${#expect[@]}" && $(md5sum <"$csv") == "$before" ]]; echo $?)" \
     "$skipped skipped"
 
 # ---- no sandbox: refused, unless SANDBOX=none (then said in the report) ----
@@ -195,14 +195,14 @@ PATH=$work/nobwrap:$PATH make --no-print-directory grade SUBMISSIONS="$class" LA
     BUILD="$BUILD" >"$work/refused.log" 2>&1
 status=$?
 result "without a working sandbox make grade refuses" \
-    $([[ $status != 0 && ! -e $work/refused/grades.csv ]] && grep -q "SANDBOX=none" "$work/refused.log"; echo $?) \
+    "$([[ $status != 0 && ! -e $work/refused/grades.csv ]] && grep -q "SANDBOX=none" "$work/refused.log"; echo $?)" \
     "exit $status; see $work/refused.log"
 mkdir -p "$work/class-none" && cp -r "$work/one" "$work/class-none/alone"
 PATH=$work/nobwrap:$PATH make --no-print-directory grade SUBMISSIONS="$work/class-none" LAB=03 OUT="$work/none" \
     SANDBOX=none BUILD="$BUILD" >"$work/none.log" 2>&1
 result "SANDBOX=none grades and says so in the report" \
-    $(grep -q "WITHOUT the sandbox" "$work/none/alone/03-reduce-divergence/feedback.txt" &&
-        grep -q '^"alone","03-reduce-divergence",10,10,' "$work/none/totals.csv"; echo $?) \
+    "$(grep -q "WITHOUT the sandbox" "$work/none/alone/03-reduce-divergence/feedback.txt" &&
+        grep -q '^"alone","03-reduce-divergence",10,10,' "$work/none/totals.csv"; echo $?)" \
     "see $work/none.log"
 
 # ---- every lab has a rubric naming the checker's kernels ----
@@ -237,12 +237,20 @@ gradescope() { # fixture-file expected-score name
     fi
     local score
     score=$(sed -n 's/^{"score": \([0-9.]*\),.*/\1/p' "$r")
-    result "run_autograder: $3 submission scores $2 of 10" $([[ $score == "$2" ]]; echo $?) "got '$score'; see $work/ag-$3.log"
+    result "run_autograder: $3 submission scores $2 of 10" "$([[ $score == "$2" ]]; echo $?)" "got '$score'; see $work/ag-$3.log"
 }
 fixture correct >"$work/ag-correct.cu"
 gradescope "$work/ag-correct.cu" 10 correct
 gradescope labs/03-reduce-divergence/reduce_divergence.cu 2 wrong
 passes=$(grep -o '"status": "passed"' "$ag/results/results.json" | wc -l)
-result "run_autograder on the wrong one: 1 of 3 tests passed" $([[ $passes == 1 ]]; echo $?) "$passes passed"
+result "run_autograder on the wrong one: 1 of 3 tests passed" "$([[ $passes == 1 ]]; echo $?)" "$passes passed"
+
+# ---- PrairieLearn: the entrypoint in a folder laid out like /grade ----
+pl=$work/pl
+mkdir -p "$pl/student" && fixture correct >"$pl/student/reduce_divergence.cu"
+PL_ROOT=$pl KIT=$ROOT LAB=03 grader/prairielearn/run.sh >"$work/pl.log" 2>&1
+result "PrairieLearn entrypoint: results.json with score 1 and 3 tests" \
+    "$(grep -q '^{"gradable": true, "score": 1.000000,' "$pl/results/results.json" &&
+        [[ $(grep -o '"max_points"' "$pl/results/results.json" | wc -l) == 3 ]]; echo $?)" "see $work/pl.log"
 
 exit $((failed > 255 ? 255 : failed))
