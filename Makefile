@@ -187,3 +187,4 @@ endif
 clean:
 	rm -rf $(BUILD)
 	@$(MAKE) --no-print-directory -C tests clean
+include grader/grader.mk

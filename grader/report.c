@@ -1,0 +1,1660 @@
+/* grade-report: the grader's bookkeeping, from the checker's JSON to grades.
+ *
+ *   grade-report score --rubric F --student S --lab DIR --feedback F --scores F [--report F]
+ *                      [--seed N] [--sandbox M] [--backend B] [--build ok|failed|timeout|none]
+ *                      [--build-log F] [--check-log F] [--events F] [--seconds S] [--reference F]
+ *                      [--source-note TEXT] [--date D]
+ *   grade-report class --out DIR [--html DIR]          grades.csv, totals.csv, junit.xml, summary.txt
+ *   grade-report gradescope --scores F --feedback F --out results.json [--visibility V]
+ *   grade-report prairielearn --scores F --feedback F --out results.json
+ *   grade-report rubric-default --report F             a rubric listing the report's kernels
+ *   grade-report rubric-check --rubric F --report F    exit 1 unless both name the same kernels
+ *   grade-report validate-gradescope --report results.json   exit 1 (saying why) unless the file has
+ *                      Gradescope's documented fields and types, and the tests add up to the score
+ *
+ * Everything a student controls (messages, compiler output, file names) passes
+ * through here on its way into CSV, XML and JSON, so every writer escapes, and
+ * bytes that are not valid UTF-8 become '?': one student's binary junk must not
+ * make the class's JUnit file or a Gradescope upload unparseable.
+ *
+ * The per-student file scores.tsv is the hand-off between `score` and the other
+ * commands (one line per submission, kernel and rubric line, tab-separated), so
+ * a rerun can rebuild the class files without grading anyone again.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* ---------------------------------------------------------------- utilities */
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "grade-report: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(2);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die("out of memory");
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}
+
+/* Whole file into memory (NUL-terminated), at most `limit` bytes; NULL if unreadable. */
+static char *read_file(const char *path, size_t limit, size_t *length)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (len + 1 >= cap) {
+            cap *= 2;
+            char *grown = realloc(buf, cap);
+            if (!grown)
+                die("out of memory");
+            buf = grown;
+        }
+        size_t want = cap - len - 1;
+        if (len + want > limit)
+            want = limit > len ? limit - len : 0;
+        size_t got = want ? fread(buf + len, 1, want, f) : 0;
+        len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (length)
+        *length = len;
+    return buf;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
+static int utf8_length(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0 || (n == 2 && s[0] < 0xC2) || (n == 4 && s[0] > 0xF4))
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if (n == 3 && s[0] == 0xE0 && s[1] < 0xA0)
+        return 0; /* overlong */
+    if (n == 3 && s[0] == 0xED && s[1] >= 0xA0)
+        return 0; /* surrogate */
+    if (n == 4 && s[0] == 0xF0 && s[1] < 0x90)
+        return 0;
+    if (n == 4 && s[0] == 0xF4 && s[1] >= 0x90)
+        return 0;
+    return n;
+}
+
+/* Text-safe copy: invalid UTF-8 and control characters other than \t and \n
+ * become '?', so every later writer only has its own syntax to escape. */
+static char *clean_text(const char *in)
+{
+    size_t n = strlen(in);
+    char *out = xmalloc(n + 1), *o = out;
+    const unsigned char *s = (const unsigned char *)in;
+    while (*s) {
+        int len = utf8_length(s);
+        if (len == 0 || (len == 1 && *s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7F) {
+            *o++ = (*s == '\r') ? '\n' : '?';
+            s++;
+        } else {
+            memcpy(o, s, (size_t)len);
+            o += len;
+            s += len;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* One line: tabs and newlines become spaces (for scores.tsv and CSV cells). */
+static char *one_line(const char *in, size_t max)
+{
+    char *t = clean_text(in);
+    for (char *p = t; *p; p++)
+        if (*p == '\t' || *p == '\n')
+            *p = ' ';
+    if (strlen(t) > max) {
+        size_t cut = max;
+        while (cut > 0 && ((unsigned char)t[cut] & 0xC0) == 0x80)
+            cut--; /* do not split a UTF-8 sequence */
+        t[cut] = '\0';
+    }
+    return t;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    char *t = clean_text(s ? s : "");
+    fputc('"', f);
+    for (const char *p = t; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        default: fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+    free(t);
+}
+
+static void xml_str(FILE *f, const char *s)
+{
+    char *t = clean_text(s ? s : "");
+    for (const char *p = t; *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        case '\n': fputs("&#10;", f); break; /* kept inside attributes too */
+        case '\t': fputs("&#9;", f); break;
+        default: fputc(*p, f);
+        }
+    }
+    free(t);
+}
+
+/* RFC 4180 cell; a leading = + - @ is prefixed with ' so a spreadsheet does
+ * not evaluate a student-chosen name as a formula. */
+static void csv_str(FILE *f, const char *s)
+{
+    char *t = one_line(s ? s : "", 2000);
+    fputc('"', f);
+    if (strchr("=+-@", t[0]) && t[0])
+        fputc('\'', f);
+    for (const char *p = t; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+    free(t);
+}
+
+static void points_str(char *out, size_t n, double v)
+{
+    snprintf(out, n, "%.10g", fabs(v) < 5e-10 ? 0.0 : v);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
+typedef struct jval jval;
+struct jval {
+    jtype type;
+    double num;
+    int boolean;
+    char *str;
+    jval **items; /* array items or object values */
+    char **keys;  /* object keys */
+    int count;
+};
+
+typedef struct {
+    const char *p;
+    int depth;
+    const char *error;
+} jparser;
+
+static void jskip(jparser *j)
+{
+    while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')
+        j->p++;
+}
+
+static jval *jnew(jtype t)
+{
+    jval *v = xmalloc(sizeof *v);
+    memset(v, 0, sizeof *v);
+    v->type = t;
+    return v;
+}
+
+static void jfree(jval *v)
+{
+    if (!v)
+        return;
+    for (int i = 0; i < v->count; i++) {
+        jfree(v->items[i]);
+        if (v->keys)
+            free(v->keys[i]);
+    }
+    free(v->items);
+    free(v->keys);
+    free(v->str);
+    free(v);
+}
+
+static void put_utf8(char **o, unsigned cp)
+{
+    unsigned char *u = (unsigned char *)*o;
+    if (cp < 0x80) {
+        *u++ = (unsigned char)cp;
+    } else if (cp < 0x800) {
+        *u++ = (unsigned char)(0xC0 | cp >> 6);
+        *u++ = (unsigned char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *u++ = (unsigned char)(0xE0 | cp >> 12);
+        *u++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *u++ = (unsigned char)(0x80 | (cp & 0x3F));
+    } else {
+        *u++ = (unsigned char)(0xF0 | cp >> 18);
+        *u++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        *u++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *u++ = (unsigned char)(0x80 | (cp & 0x3F));
+    }
+    *o = (char *)u;
+}
+
+static unsigned hex4(const char *p, int *ok)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        int c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            *ok = 0;
+    }
+    return v;
+}
+
+static char *jstring(jparser *j)
+{
+    if (*j->p != '"') {
+        j->error = "expected a string";
+        return NULL;
+    }
+    const char *s = ++j->p;
+    size_t n = 0;
+    while (s[n] && s[n] != '"')
+        n += (s[n] == '\\' && s[n + 1]) ? 2 : 1;
+    char *out = xmalloc(n * 2 + 4), *o = out; /* \u escapes never grow beyond 2x */
+    while (*j->p && *j->p != '"') {
+        if (*j->p != '\\') {
+            *o++ = *j->p++;
+            continue;
+        }
+        j->p++;
+        char c = *j->p++;
+        int ok = 1;
+        unsigned cp;
+        switch (c) {
+        case 'n': *o++ = '\n'; break;
+        case 't': *o++ = '\t'; break;
+        case 'r': *o++ = '\r'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case '/': *o++ = '/'; break;
+        case '\\': *o++ = '\\'; break;
+        case '"': *o++ = '"'; break;
+        case 'u':
+            cp = strlen(j->p) >= 4 ? hex4(j->p, &ok) : (ok = 0, 0);
+            if (!ok) {
+                j->error = "bad \\u escape";
+                free(out);
+                return NULL;
+            }
+            j->p += 4;
+            if (cp >= 0xD800 && cp < 0xDC00 && j->p[0] == '\\' && j->p[1] == 'u' && strlen(j->p) >= 6) {
+                unsigned lo = hex4(j->p + 2, &ok);
+                if (ok && lo >= 0xDC00 && lo < 0xE000) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    j->p += 6;
+                }
+            }
+            if (cp >= 0xD800 && cp < 0xE000)
+                cp = '?';
+            put_utf8(&o, cp ? cp : '?');
+            break;
+        default:
+            j->error = "bad escape";
+            free(out);
+            return NULL;
+        }
+    }
+    if (*j->p != '"') {
+        j->error = "unterminated string";
+        free(out);
+        return NULL;
+    }
+    j->p++;
+    *o = '\0';
+    return out;
+}
+
+static jval *jparse(jparser *j);
+
+static void jappend(jval *v, char *key, jval *item)
+{
+    if ((v->count & (v->count - 1)) == 0) { /* grow at powers of two */
+        size_t cap = v->count ? (size_t)v->count * 2 : 1;
+        jval **items = realloc(v->items, cap * sizeof *items);
+        if (!items)
+            die("out of memory");
+        v->items = items;
+        if (v->type == J_OBJ) {
+            char **keys = realloc(v->keys, cap * sizeof *keys);
+            if (!keys)
+                die("out of memory");
+            v->keys = keys;
+        }
+    }
+    if (v->type == J_OBJ)
+        v->keys[v->count] = key;
+    v->items[v->count++] = item;
+}
+
+static jval *jparse(jparser *j)
+{
+    jskip(j);
+    if (++j->depth > 64) {
+        j->error = "nested too deeply";
+        return NULL;
+    }
+    jval *v = NULL;
+    if (*j->p == '{' || *j->p == '[') {
+        int obj = *j->p == '{';
+        char close = obj ? '}' : ']';
+        v = jnew(obj ? J_OBJ : J_ARR);
+        j->p++;
+        jskip(j);
+        if (*j->p == close) {
+            j->p++;
+        } else {
+            for (;;) {
+                char *key = NULL;
+                jskip(j);
+                if (obj) {
+                    key = jstring(j);
+                    jskip(j);
+                    if (!key || *j->p != ':') {
+                        free(key);
+                        j->error = j->error ? j->error : "expected ':'";
+                        jfree(v);
+                        return NULL;
+                    }
+                    j->p++;
+                }
+                jval *item = jparse(j);
+                if (!item) {
+                    free(key);
+                    jfree(v);
+                    return NULL;
+                }
+                jappend(v, key, item);
+                jskip(j);
+                if (*j->p == ',') {
+                    j->p++;
+                    continue;
+                }
+                if (*j->p == close) {
+                    j->p++;
+                    break;
+                }
+                j->error = "expected ',' or a closing bracket";
+                jfree(v);
+                return NULL;
+            }
+        }
+    } else if (*j->p == '"') {
+        char *s = jstring(j);
+        if (!s)
+            return NULL;
+        v = jnew(J_STR);
+        v->str = s;
+    } else if (strncmp(j->p, "true", 4) == 0 || strncmp(j->p, "false", 5) == 0) {
+        v = jnew(J_BOOL);
+        v->boolean = *j->p == 't';
+        j->p += v->boolean ? 4 : 5;
+    } else if (strncmp(j->p, "null", 4) == 0) {
+        v = jnew(J_NULL);
+        j->p += 4;
+    } else {
+        char *end;
+        double d = strtod(j->p, &end);
+        if (end == j->p) {
+            j->error = "unexpected character";
+            return NULL;
+        }
+        v = jnew(J_NUM);
+        v->num = d;
+        j->p = end;
+    }
+    j->depth--;
+    return v;
+}
+
+static jval *jget(const jval *o, const char *key)
+{
+    if (!o || o->type != J_OBJ)
+        return NULL;
+    for (int i = 0; i < o->count; i++)
+        if (strcmp(o->keys[i], key) == 0)
+            return o->items[i];
+    return NULL;
+}
+
+static const char *jgets(const jval *o, const char *key)
+{
+    const jval *v = jget(o, key);
+    return v && v->type == J_STR ? v->str : NULL;
+}
+
+static double jgetn(const jval *o, const char *key, double fallback)
+{
+    const jval *v = jget(o, key);
+    return v && v->type == J_NUM ? v->num : fallback;
+}
+
+static jval *load_json(const char *path, char *why, size_t whysize)
+{
+    size_t len;
+    char *text = read_file(path, 64u << 20, &len);
+    if (!text) {
+        snprintf(why, whysize, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    jparser j = {text, 0, NULL};
+    jval *v = jparse(&j);
+    if (v) {
+        jskip(&j);
+        if (*j.p) {
+            j.error = "text after the end";
+            jfree(v);
+            v = NULL;
+        }
+    }
+    if (!v)
+        snprintf(why, whysize, "%s is not valid JSON (%s at byte %ld)", path, j.error ? j.error : "?",
+                 (long)(j.p - text));
+    free(text);
+    return v;
+}
+
+/* The report's lab object for `lab` (or its only lab). */
+static const jval *report_lab(const jval *report, const char *lab)
+{
+    const jval *labs = jget(report, "labs");
+    if (!labs || labs->type != J_ARR)
+        return NULL;
+    for (int i = 0; i < labs->count; i++) {
+        const char *name = jgets(labs->items[i], "lab");
+        if (name && lab && strcmp(name, lab) == 0)
+            return labs->items[i];
+    }
+    return labs->count == 1 ? labs->items[0] : NULL;
+}
+
+static const jval *lab_kernel(const jval *lab, const char *name)
+{
+    const jval *ks = jget(lab, "kernels");
+    for (int i = 0; ks && ks->type == J_ARR && i < ks->count; i++) {
+        const char *n = jgets(ks->items[i], "name");
+        if (n && strcmp(n, name) == 0)
+            return ks->items[i];
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- rubric */
+
+typedef enum { R_KERNEL, R_SPEED, R_PENALTY } rtype;
+typedef struct {
+    rtype type;
+    char name[64];   /* kernel (kernel, speed) or verdict (penalty) */
+    double points;   /* points given (kernel, speed) or taken (penalty) */
+    double fraction; /* speed: reach this fraction of the reference speed */
+    double ref_ms;   /* speed: reference time; 0 = the reference report's */
+    char text[256];  /* the line as written, for the feedback */
+} rline;
+
+typedef struct {
+    rline lines[128];
+    int count;
+    char path[512];
+} rubric;
+
+static void load_rubric(const char *path, rubric *r)
+{
+    char line[512];
+    int number = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        die("cannot read the rubric %s: %s", path, strerror(errno));
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    while (fgets(line, sizeof line, f)) {
+        number++;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char word[32], name[64];
+        double a = 0, b = 0, c = 0;
+        int n = sscanf(line, "%31s %63s %lf %lf %lf", word, name, &a, &b, &c);
+        if (n <= 0)
+            continue;
+        if (r->count == (int)(sizeof r->lines / sizeof r->lines[0]))
+            die("%s: more than %d lines", path, r->count);
+        rline *l = &r->lines[r->count];
+        memset(l, 0, sizeof *l);
+        snprintf(l->name, sizeof l->name, "%s", name);
+        l->points = a;
+        if (strcmp(word, "kernel") == 0 && n >= 3) {
+            l->type = R_KERNEL;
+        } else if (strcmp(word, "speed") == 0 && n >= 4 && b > 0) {
+            l->type = R_SPEED;
+            l->fraction = b;
+            l->ref_ms = n >= 5 ? c : 0;
+        } else if (strcmp(word, "penalty") == 0 && n >= 3) {
+            l->type = R_PENALTY;
+        } else {
+            die("%s:%d: not a rubric line: '%s' (kernel NAME POINTS | speed NAME POINTS FRACTION [REF_MS] | "
+                "penalty VERDICT POINTS)", path, number, line);
+        }
+        if (a < 0)
+            die("%s:%d: points must not be negative", path, number);
+        /* the line as written, with runs of blanks squeezed */
+        char *o = l->text;
+        for (const char *p = line; *p && o < l->text + sizeof l->text - 1; p++)
+            if (!isspace((unsigned char)*p) || (o > l->text && o[-1] != ' '))
+                *o++ = isspace((unsigned char)*p) ? ' ' : *p;
+        while (o > l->text && o[-1] == ' ')
+            o--;
+        *o = '\0';
+        r->count++;
+    }
+    fclose(f);
+}
+
+/* ---------------------------------------------------------------- verdicts */
+
+/* Verdicts that mean a limit of the grader stopped the submission. */
+static int is_limit(const char *v)
+{
+    static const char *limits[] = {"timeout", "endless-loop", "output-limit", "cpu-limit", "memory-limit",
+                                   "build-timeout", "submission-timeout", NULL};
+    for (int i = 0; limits[i]; i++)
+        if (strcmp(v, limits[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int has(const char *s, const char *needle) { return s && strstr(s, needle) != NULL; }
+
+/* A short class for a kernel: the checker's own "verdict" when it has one, else
+ * read from correct/message; what the sandbox saw (events) comes first because
+ * "crashed with signal 25" is really the output limit. */
+static void kernel_verdict(const jval *k, const char *build, const char *event, char *out, size_t n)
+{
+    const char *v = jgets(k, "verdict");
+    const jval *correct = jget(k, "correct");
+    const char *m = jgets(k, "message");
+    if (build && strcmp(build, "timeout") == 0) {
+        snprintf(out, n, "build-timeout");
+    } else if (build && strcmp(build, "ok") != 0) {
+        snprintf(out, n, "not-built");
+    } else if (!k) {
+        snprintf(out, n, "missing");
+    } else if (event && event[0] && !(correct && correct->type == J_BOOL && correct->boolean)) {
+        snprintf(out, n, "%s", event);
+    } else if (v && v[0]) {
+        snprintf(out, n, "%s", v);
+        for (char *p = out; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+    } else if (correct && correct->type == J_BOOL && correct->boolean) {
+        snprintf(out, n, "pass");
+    } else if (has(m, "race") && has(m, "barrier interval")) {
+        snprintf(out, n, "race");
+    } else if (has(m, "probable endless loop")) {
+        snprintf(out, n, "endless-loop");
+    } else if (has(m, "timed out after")) {
+        snprintf(out, n, "timeout");
+    } else if (has(m, "crashed with signal 25")) {
+        snprintf(out, n, "output-limit");
+    } else if (has(m, "crashed with signal 24")) {
+        snprintf(out, n, "cpu-limit");
+    } else if (has(m, "waits at") && has(m, "barrier")) {
+        snprintf(out, n, "barrier-divergence");
+    } else if (has(m, "illegal ") || has(m, "out of bounds") || has(m, "outside")) {
+        snprintf(out, n, "out-of-bounds");
+    } else if (has(m, "stack overflow") || has(m, "crashed with signal")) {
+        snprintf(out, n, "crash");
+    } else if (has(m, " failed during ") || has(m, "CUDA error") || has(m, "cudaError")) {
+        snprintf(out, n, "cuda-error");
+    } else if (has(m, "never written")) {
+        snprintf(out, n, "unwritten");
+    } else if (has(m, "could not be started")) {
+        snprintf(out, n, "not-built");
+    } else {
+        snprintf(out, n, "wrong");
+    }
+}
+
+/* Does a penalty line apply to this kernel (its verdict, or a class of its warnings)? */
+static int penalty_applies(const char *penalty, const char *verdict, const char *warnings)
+{
+    if (strcmp(penalty, verdict) == 0)
+        return 1;
+    if (strcmp(penalty, "warp-sync") == 0)
+        return has(warnings, "without __syncwarp");
+    if (strcmp(penalty, "race") == 0)
+        return has(warnings, "race");
+    if (strcmp(penalty, "sync-mask") == 0)
+        return has(warnings, "named in the mask");
+    if (strcmp(penalty, "warning") == 0)
+        return warnings && warnings[0];
+    return 0;
+}
+
+/* The event the sandbox recorded for a kernel ("KERNEL EVENT" lines), if any. */
+static void kernel_event(const char *events, const char *kernel, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (const char *p = events; p && *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t kl = strlen(kernel);
+        if (len > kl + 1 && strncmp(p, kernel, kl) == 0 && p[kl] == ' ') {
+            size_t el = len - kl - 1;
+            if (el >= n)
+                el = n - 1;
+            memcpy(out, p + kl + 1, el);
+            out[el] = '\0';
+        }
+        p = end ? end + 1 : p + len;
+    }
+}
+
+/* ---------------------------------------------------------------- score */
+
+typedef struct {
+    const char *rubric, *report, *student, *lab, *feedback, *scores, *seed, *sandbox, *backend, *build, *build_log,
+        *check_log, *events, *reference, *source_note, *date;
+    double seconds;
+} score_opts;
+
+typedef struct {
+    char name[64], verdict[40], message[4096], warnings[2048];
+    double points, max, time_ms;
+    int in_rubric;
+} kscore;
+
+static int cmd_score(const score_opts *o)
+{
+    rubric r;
+    char why[600] = "";
+    load_rubric(o->rubric, &r);
+    jval *report = o->report ? load_json(o->report, why, sizeof why) : NULL;
+    const jval *lab = report ? report_lab(report, o->lab) : NULL;
+    if (report && !lab)
+        snprintf(why, sizeof why, "%s has no lab %s", o->report, o->lab);
+    char refwhy[600];
+    jval *reference = o->reference ? load_json(o->reference, refwhy, sizeof refwhy) : NULL;
+    const jval *ref_lab = reference ? report_lab(reference, o->lab) : NULL;
+    char *events = o->events ? read_file(o->events, 1 << 20, NULL) : NULL;
+    int gpu = o->backend && strcmp(o->backend, "gpu") == 0;
+    const char *build = o->build ? o->build : "ok";
+
+    /* Kernels: the rubric's, then any the report has and the rubric does not name. */
+    kscore ks[64];
+    int nk = 0;
+    for (int i = 0; i < r.count && nk < 64; i++)
+        if (r.lines[i].type == R_KERNEL) {
+            memset(&ks[nk], 0, sizeof ks[nk]);
+            snprintf(ks[nk].name, sizeof ks[nk].name, "%s", r.lines[i].name);
+            ks[nk].in_rubric = 1;
+            nk++;
+        }
+    const jval *kernels = jget(lab, "kernels");
+    for (int i = 0; kernels && kernels->type == J_ARR && i < kernels->count && nk < 64; i++) {
+        const char *n = jgets(kernels->items[i], "name");
+        int known = 0;
+        for (int j = 0; n && j < nk; j++)
+            known |= strcmp(ks[j].name, n) == 0;
+        if (n && !known) {
+            memset(&ks[nk], 0, sizeof ks[nk]);
+            snprintf(ks[nk].name, sizeof ks[nk].name, "%s", n);
+            nk++;
+        }
+    }
+
+    /* Score each kernel from its rubric lines. */
+    double total = 0, max_total = 0;
+    char given[128][160]; /* what each rubric line gave, for the feedback */
+    double line_points[128];
+    memset(given, 0, sizeof given);
+    memset(line_points, 0, sizeof line_points);
+    for (int i = 0; i < nk; i++) {
+        kscore *s = &ks[i];
+        const jval *k = lab_kernel(lab, s->name);
+        char event[64];
+        kernel_event(events, s->name, event, sizeof event);
+        if (!report && strcmp(build, "ok") == 0)
+            snprintf(s->verdict, sizeof s->verdict, "%s", event[0] ? event : "submission-timeout");
+        else
+            kernel_verdict(k, build, event, s->verdict, sizeof s->verdict);
+        snprintf(s->message, sizeof s->message, "%s", jgets(k, "message") ? jgets(k, "message") : "");
+        snprintf(s->warnings, sizeof s->warnings, "%s", jgets(k, "warnings") ? jgets(k, "warnings") : "");
+        s->time_ms = jgetn(k, "time_ms", -1);
+        if (!report && strcmp(build, "ok") == 0 && !s->message[0])
+            snprintf(s->message, sizeof s->message, "the submission ran past its wall-clock limit before this "
+                                                    "kernel was checked");
+        int pass = strcmp(s->verdict, "pass") == 0;
+        for (int l = 0; l < r.count; l++) {
+            rline *rl = &r.lines[l];
+            if (rl->type == R_KERNEL && strcmp(rl->name, s->name) == 0) {
+                s->max += rl->points;
+                double p = pass ? rl->points : 0;
+                s->points += p;
+                line_points[l] += p;
+                snprintf(given[l], sizeof given[l], "%s", pass ? "correct" : s->verdict);
+            } else if (rl->type == R_SPEED && strcmp(rl->name, s->name) == 0) {
+                if (!gpu) {
+                    snprintf(given[l], sizeof given[l], "not graded: %s times are not GPU times",
+                             o->backend ? o->backend : "these");
+                    continue;
+                }
+                s->max += rl->points;
+                double ref = rl->ref_ms > 0 ? rl->ref_ms : jgetn(lab_kernel(ref_lab, s->name), "time_ms", -1);
+                if (!pass) {
+                    snprintf(given[l], sizeof given[l], "kernel not correct");
+                } else if (ref <= 0 || s->time_ms <= 0) {
+                    snprintf(given[l], sizeof given[l], "no reference time: points given");
+                    s->points += rl->points;
+                    line_points[l] += rl->points;
+                } else {
+                    double speed = ref / s->time_ms;
+                    int ok = speed >= rl->fraction;
+                    snprintf(given[l], sizeof given[l], "%.3f ms vs reference %.3f ms: %.0f%% of its speed (%s %.0f%%)",
+                             s->time_ms, ref, 100 * speed, ok ? "reaches" : "below", 100 * rl->fraction);
+                    if (ok) {
+                        s->points += rl->points;
+                        line_points[l] += rl->points;
+                    }
+                }
+            }
+        }
+        /* Penalties come off a kernel's points, never below zero. */
+        for (int l = 0; l < r.count; l++) {
+            rline *rl = &r.lines[l];
+            if (rl->type != R_PENALTY || s->points <= 0 || !penalty_applies(rl->name, s->verdict, s->warnings))
+                continue;
+            double take = rl->points < s->points ? rl->points : s->points;
+            s->points -= take;
+            line_points[l] -= take;
+            size_t used = strlen(given[l]);
+            snprintf(given[l] + used, sizeof given[l] - used, "%s%s", used ? ", " : "", s->name);
+        }
+        total += s->points;
+        max_total += s->max;
+    }
+
+    /* Limits the submission hit, for the class summary. */
+    char limits[512] = "";
+    for (int i = 0; i < nk; i++)
+        if (is_limit(ks[i].verdict) && !strstr(limits, ks[i].verdict)) {
+            size_t used = strlen(limits);
+            snprintf(limits + used, sizeof limits - used, "%s%s", used ? "," : "", ks[i].verdict);
+        }
+    if (strcmp(build, "timeout") == 0 && !limits[0])
+        snprintf(limits, sizeof limits, "build-timeout");
+
+    /* scores.tsv */
+    FILE *f = fopen(o->scores, "w");
+    if (!f)
+        die("cannot write %s: %s", o->scores, strerror(errno));
+    char pts[32], mx[32];
+    char *student = one_line(o->student, 200);
+    points_str(pts, sizeof pts, total);
+    points_str(mx, sizeof mx, max_total);
+    fprintf(f, "S\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n", student, o->lab, pts, mx, o->seconds,
+            o->seed ? o->seed : "", o->sandbox ? o->sandbox : "", o->backend ? o->backend : "", build,
+            limits[0] ? limits : "-");
+    for (int i = 0; i < nk; i++) {
+        char *msg = one_line(ks[i].message[0] ? ks[i].message : ks[i].warnings, 1500);
+        char tm[32] = "";
+        if (ks[i].time_ms >= 0)
+            snprintf(tm, sizeof tm, "%.6g", ks[i].time_ms);
+        points_str(pts, sizeof pts, ks[i].points);
+        points_str(mx, sizeof mx, ks[i].max);
+        fprintf(f, "K\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", student, o->lab, ks[i].name, pts, mx, ks[i].verdict, tm,
+                msg);
+        free(msg);
+    }
+    for (int l = 0; l < r.count; l++) {
+        char *g = one_line(given[l], 150);
+        points_str(pts, sizeof pts, line_points[l]);
+        fprintf(f, "R\t%s\t%s\t%s\n", r.lines[l].text, pts, g);
+        free(g);
+    }
+    fclose(f);
+
+    /* feedback.txt */
+    f = fopen(o->feedback, "w");
+    if (!f)
+        die("cannot write %s: %s", o->feedback, strerror(errno));
+    const char *title = jgets(lab, "title");
+    fprintf(f, "Feedback for %s, lab %s%s%s%s\n", student, o->lab, title ? " (" : "", title ? title : "",
+            title ? ")" : "");
+    points_str(pts, sizeof pts, total);
+    points_str(mx, sizeof mx, max_total);
+    fprintf(f, "Score: %s of %s points\n\n", pts, mx);
+    fprintf(f, "seed %s; backend %s%s; sandbox %s; graded %s in %.1f s\n", o->seed ? o->seed : "?",
+            o->backend ? o->backend : "?", gpu ? "" : " (CPU emulator: times are CPU times, not GPU times)",
+            o->sandbox ? o->sandbox : "?", o->date ? o->date : "", o->seconds);
+    if (o->sandbox && strcmp(o->sandbox, "none") == 0)
+        fprintf(f, "NOTE: graded WITHOUT the sandbox (SANDBOX=none): the submission could read the machine's files and "
+                   "use the network\n(a root grader still ran it as an unprivileged user, under the limits).\n");
+    if (o->source_note && o->source_note[0]) {
+        char *note = clean_text(o->source_note);
+        fprintf(f, "%s\n", note);
+        free(note);
+    }
+    fprintf(f, "build: %s\n", strcmp(build, "ok") == 0 ? "ok" : strcmp(build, "timeout") == 0 ? "stopped at the "
+            "build time limit" : strcmp(build, "none") == 0 ? "no lab file found in the submission" : "FAILED (the "
+            "compiler's messages are below)");
+    if (why[0] && strcmp(build, "ok") == 0 && !report)
+        fprintf(f, "checker: no report (%s)\n", why);
+
+    fprintf(f, "\nRubric (%s)\n", r.path);
+    for (int l = 0; l < r.count; l++) {
+        rline *rl = &r.lines[l];
+        points_str(pts, sizeof pts, line_points[l]);
+        char cell[80];
+        if (rl->type == R_PENALTY)
+            snprintf(cell, sizeof cell, "%s", line_points[l] < 0 ? pts : "0");
+        else if (rl->type == R_SPEED && !gpu)
+            snprintf(cell, sizeof cell, "-");
+        else {
+            points_str(mx, sizeof mx, rl->points);
+            snprintf(cell, sizeof cell, "%s / %s", pts, mx);
+        }
+        char *g = clean_text(given[l][0] ? given[l] : (rl->type == R_PENALTY ? "not applied" : "-"));
+        fprintf(f, "  %-40s %-12s %s\n", rl->text, cell, g);
+        free(g);
+    }
+    points_str(pts, sizeof pts, total);
+    points_str(mx, sizeof mx, max_total);
+    fprintf(f, "  %-40s %s / %s\n", "total", pts, mx);
+
+    fprintf(f, "\nKernels\n");
+    for (int i = 0; i < nk; i++) {
+        points_str(pts, sizeof pts, ks[i].points);
+        points_str(mx, sizeof mx, ks[i].max);
+        fprintf(f, "  %-20s %-20s %s / %s%s\n", ks[i].name, ks[i].verdict, pts, mx,
+                ks[i].in_rubric ? "" : "  (not in the rubric)");
+        if (ks[i].message[0]) {
+            char *m = clean_text(ks[i].message);
+            fprintf(f, "      %s\n", m);
+            free(m);
+        }
+        if (ks[i].warnings[0]) {
+            char *w = clean_text(ks[i].warnings);
+            fprintf(f, "      warnings:\n");
+            for (char *line = strtok(w, "\n"); line; line = strtok(NULL, "\n"))
+                fprintf(f, "        %s\n", line);
+            free(w);
+        }
+    }
+    const char *todos = jgets(lab, "todos");
+    if (todos && todos[0]) {
+        char *t = clean_text(todos);
+        fprintf(f, "\nTODO(student) markers still in the file:\n%s", t);
+        free(t);
+    }
+    if (strcmp(build, "ok") != 0 && o->build_log) {
+        char *log = read_file(o->build_log, 16 << 10, NULL);
+        if (log) {
+            char *t = clean_text(log);
+            fprintf(f, "\nBuild output (first 16 KiB):\n%s\n", t);
+            free(t);
+            free(log);
+        }
+    }
+    if (o->check_log) {
+        char *log = read_file(o->check_log, 32 << 10, NULL);
+        if (log && log[0]) {
+            char *t = clean_text(log);
+            fprintf(f, "\nChecker output:\n%s\n", t);
+            free(t);
+        }
+        free(log);
+    }
+    fclose(f);
+    free(student);
+    free(events);
+    jfree(report);
+    jfree(reference);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- scores.tsv reading */
+
+typedef struct {
+    char *student, *lab, *kernel, *verdict, *message, *time_ms;
+    double points, max;
+} krow;
+
+typedef struct {
+    char *student, *lab, *seed, *sandbox, *backend, *build, *limits, *dir;
+    double points, max, seconds;
+    krow *k;
+    int nk;
+    char **rubric; /* R lines: text \t points \t given */
+    int nr;
+} subm;
+
+/* Splits a line at tabs in place; returns the field count. */
+static int split_tabs(char *line, char **fields, int max)
+{
+    int n = 0;
+    fields[n++] = line;
+    for (char *p = line; *p && n < max; p++)
+        if (*p == '\t') {
+            *p = '\0';
+            fields[n++] = p + 1;
+        }
+    return n;
+}
+
+static int load_scores(const char *path, subm *s)
+{
+    char *text = read_file(path, 8 << 20, NULL);
+    memset(s, 0, sizeof *s);
+    if (!text)
+        return -1;
+    int cap = 0, rcap = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *f[12];
+        int n = split_tabs(line, f, 12);
+        if (f[0][0] == 'S' && n >= 11) {
+            s->student = xstrdup(f[1]);
+            s->lab = xstrdup(f[2]);
+            s->points = atof(f[3]);
+            s->max = atof(f[4]);
+            s->seconds = atof(f[5]);
+            s->seed = xstrdup(f[6]);
+            s->sandbox = xstrdup(f[7]);
+            s->backend = xstrdup(f[8]);
+            s->build = xstrdup(f[9]);
+            s->limits = xstrdup(f[10]);
+        } else if (f[0][0] == 'K' && n >= 9) {
+            if (s->nk == cap) {
+                cap = cap ? cap * 2 : 8;
+                krow *grown = realloc(s->k, (size_t)cap * sizeof *grown);
+                if (!grown)
+                    die("out of memory");
+                s->k = grown;
+            }
+            krow *k = &s->k[s->nk++];
+            k->student = xstrdup(f[1]);
+            k->lab = xstrdup(f[2]);
+            k->kernel = xstrdup(f[3]);
+            k->points = atof(f[4]);
+            k->max = atof(f[5]);
+            k->verdict = xstrdup(f[6]);
+            k->time_ms = xstrdup(f[7]);
+            k->message = xstrdup(f[8]);
+        } else if (f[0][0] == 'R' && n >= 4) {
+            if (s->nr == rcap) {
+                rcap = rcap ? rcap * 2 : 8;
+                char **grown = realloc(s->rubric, (size_t)rcap * sizeof *grown);
+                if (!grown)
+                    die("out of memory");
+                s->rubric = grown;
+            }
+            size_t len = strlen(f[1]) + strlen(f[2]) + strlen(f[3]) + 3;
+            char *joined = xmalloc(len);
+            snprintf(joined, len, "%s\t%s\t%s", f[1], f[2], f[3]);
+            s->rubric[s->nr++] = joined;
+        }
+    }
+    free(text);
+    return s->student ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- class */
+
+static int compare_subm(const void *a, const void *b)
+{
+    const subm *x = a, *y = b;
+    int c = strcmp(x->student, y->student);
+    return c ? c : strcmp(x->lab, y->lab);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int cmd_class(const char *out, const char *html)
+{
+    subm *all = NULL;
+    int n = 0, cap = 0;
+    DIR *d = opendir(out);
+    if (!d)
+        die("cannot open %s: %s", out, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d))) { /* OUT/<student>/<lab>/scores.tsv */
+        char sdir[4096];
+        if (e->d_name[0] == '.' || snprintf(sdir, sizeof sdir, "%s/%s", out, e->d_name) >= (int)sizeof sdir ||
+            !is_dir(sdir))
+            continue;
+        DIR *d2 = opendir(sdir);
+        struct dirent *e2;
+        while (d2 && (e2 = readdir(d2))) {
+            char path[8192];
+            if (e2->d_name[0] == '.' ||
+                snprintf(path, sizeof path, "%s/%s/scores.tsv", sdir, e2->d_name) >= (int)sizeof path)
+                continue;
+            if (!is_file(path))
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 32;
+                subm *grown = realloc(all, (size_t)cap * sizeof *grown);
+                if (!grown)
+                    die("out of memory");
+                all = grown;
+            }
+            if (load_scores(path, &all[n]) == 0) {
+                path[strlen(path) - strlen("/scores.tsv")] = '\0';
+                all[n].dir = xstrdup(path);
+                n++;
+            }
+        }
+        if (d2)
+            closedir(d2);
+    }
+    closedir(d);
+    qsort(all, (size_t)n, sizeof *all, compare_subm);
+
+    char path[4096];
+    /* grades.csv: one row per kernel */
+    snprintf(path, sizeof path, "%s/grades.csv", out);
+    FILE *csv = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/totals.csv", out);
+    FILE *tot = fopen(path, "w");
+    if (!csv || !tot)
+        die("cannot write the class files in %s", out);
+    fprintf(csv, "student,lab,kernel,points,max,verdict,time\n");
+    fprintf(tot, "student,lab,points,max,seconds,seed,sandbox,backend,build,limits\n");
+    for (int i = 0; i < n; i++) {
+        char p[32], m[32];
+        for (int j = 0; j < all[i].nk; j++) {
+            krow *k = &all[i].k[j];
+            points_str(p, sizeof p, k->points);
+            points_str(m, sizeof m, k->max);
+            csv_str(csv, k->student);
+            fputc(',', csv);
+            csv_str(csv, k->lab);
+            fputc(',', csv);
+            csv_str(csv, k->kernel);
+            fprintf(csv, ",%s,%s,", p, m);
+            csv_str(csv, k->verdict);
+            fprintf(csv, ",%s\n", k->time_ms);
+        }
+        points_str(p, sizeof p, all[i].points);
+        points_str(m, sizeof m, all[i].max);
+        csv_str(tot, all[i].student);
+        fputc(',', tot);
+        csv_str(tot, all[i].lab);
+        fprintf(tot, ",%s,%s,%.2f,%s,", p, m, all[i].seconds, all[i].seed);
+        csv_str(tot, all[i].sandbox);
+        fputc(',', tot);
+        csv_str(tot, all[i].backend);
+        fputc(',', tot);
+        csv_str(tot, all[i].build);
+        fputc(',', tot);
+        csv_str(tot, strcmp(all[i].limits, "-") == 0 ? "" : all[i].limits);
+        fputc('\n', tot);
+    }
+    fclose(csv);
+    fclose(tot);
+
+    /* junit.xml: a testsuite per submission, a testcase per kernel */
+    int tests = 0, failures = 0;
+    double seconds = 0;
+    for (int i = 0; i < n; i++) {
+        tests += all[i].nk;
+        seconds += all[i].seconds;
+        for (int j = 0; j < all[i].nk; j++)
+            failures += strcmp(all[i].k[j].verdict, "pass") != 0;
+    }
+    snprintf(path, sizeof path, "%s/junit.xml", out);
+    FILE *x = fopen(path, "w");
+    if (!x)
+        die("cannot write %s", path);
+    char stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime(&now));
+    fprintf(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(x, "<testsuites name=\"gpulab grades\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" "
+               "time=\"%.3f\">\n", tests, failures, seconds);
+    for (int i = 0; i < n; i++) {
+        int f = 0;
+        for (int j = 0; j < all[i].nk; j++)
+            f += strcmp(all[i].k[j].verdict, "pass") != 0;
+        fprintf(x, "  <testsuite name=\"");
+        xml_str(x, all[i].student);
+        fputc('.', x);
+        xml_str(x, all[i].lab);
+        fprintf(x, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" time=\"%.3f\" timestamp=\"%s\">\n",
+                all[i].nk, f, all[i].seconds, stamp);
+        fprintf(x, "    <properties>\n");
+        const char *props[][2] = {{"seed", all[i].seed}, {"sandbox", all[i].sandbox}, {"backend", all[i].backend},
+                                  {"build", all[i].build}};
+        for (int p = 0; p < 4; p++) {
+            fprintf(x, "      <property name=\"%s\" value=\"", props[p][0]);
+            xml_str(x, props[p][1]);
+            fprintf(x, "\"/>\n");
+        }
+        char pts[32], mx[32];
+        points_str(pts, sizeof pts, all[i].points);
+        points_str(mx, sizeof mx, all[i].max);
+        fprintf(x, "      <property name=\"points\" value=\"%s\"/>\n      <property name=\"max\" value=\"%s\"/>\n",
+                pts, mx);
+        fprintf(x, "    </properties>\n");
+        for (int j = 0; j < all[i].nk; j++) {
+            krow *k = &all[i].k[j];
+            double t = k->time_ms[0] ? atof(k->time_ms) / 1000.0 : 0;
+            fprintf(x, "    <testcase classname=\"");
+            xml_str(x, all[i].student);
+            fputc('.', x);
+            xml_str(x, all[i].lab);
+            fprintf(x, "\" name=\"");
+            xml_str(x, k->kernel);
+            fprintf(x, "\" time=\"%.6f\"", t);
+            if (strcmp(k->verdict, "pass") == 0) {
+                fprintf(x, "/>\n");
+                continue;
+            }
+            points_str(pts, sizeof pts, k->points);
+            points_str(mx, sizeof mx, k->max);
+            fprintf(x, ">\n      <failure type=\"");
+            xml_str(x, k->verdict);
+            fprintf(x, "\" message=\"");
+            xml_str(x, k->verdict);
+            fprintf(x, " (%s of %s points)\">", pts, mx);
+            xml_str(x, k->message);
+            fprintf(x, "</failure>\n    </testcase>\n");
+        }
+        fprintf(x, "  </testsuite>\n");
+    }
+    fprintf(x, "</testsuites>\n");
+    fclose(x);
+
+    /* summary.txt, also on stdout */
+    snprintf(path, sizeof path, "%s/summary.txt", out);
+    FILE *s = fopen(path, "w");
+    if (!s)
+        die("cannot write %s", path);
+    FILE *outs[2] = {s, stdout};
+    for (int w = 0; w < 2; w++) {
+        FILE *o = outs[w];
+        double sum = 0, summax = 0;
+        int nosandbox = 0;
+        for (int i = 0; i < n; i++) {
+            sum += all[i].points;
+            summax += all[i].max;
+            nosandbox += strcmp(all[i].sandbox, "none") == 0;
+        }
+        fprintf(o, "\nClass summary: %d submission%s, %.1f of %.1f points on average\n", n, n == 1 ? "" : "s",
+                n ? sum / n : 0, n ? summax / n : 0);
+        if (nosandbox)
+            fprintf(o, "WARNING: %d submission%s graded WITHOUT the sandbox (SANDBOX=none)\n", nosandbox,
+                    nosandbox == 1 ? "" : "s");
+        /* kernels passed: lab/kernel pairs in first-seen order */
+        fprintf(o, "\n  %-26s %-20s %s\n", "lab", "kernel", "passed");
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < all[i].nk; j++) {
+                int first = 1, seen = 0, passed = 0;
+                for (int a = 0; a < n && first; a++)
+                    for (int b = 0; b < all[a].nk; b++) {
+                        if (a == i && b == j)
+                            goto done;
+                        if (strcmp(all[a].k[b].lab, all[i].k[j].lab) == 0 &&
+                            strcmp(all[a].k[b].kernel, all[i].k[j].kernel) == 0) {
+                            first = 0;
+                            break;
+                        }
+                    }
+            done:
+                if (!first)
+                    continue;
+                for (int a = 0; a < n; a++)
+                    for (int b = 0; b < all[a].nk; b++)
+                        if (strcmp(all[a].k[b].lab, all[i].k[j].lab) == 0 &&
+                            strcmp(all[a].k[b].kernel, all[i].k[j].kernel) == 0) {
+                            seen++;
+                            passed += strcmp(all[a].k[b].verdict, "pass") == 0;
+                        }
+                fprintf(o, "  %-26s %-20s %d of %d\n", all[i].k[j].lab, all[i].k[j].kernel, passed, seen);
+            }
+        /* most common verdicts other than pass, by students */
+        char verdicts[64][40];
+        int students[64], nv = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < all[i].nk; j++) {
+                const char *v = all[i].k[j].verdict;
+                int dup = 0;
+                for (int b = 0; b < j; b++)
+                    dup |= strcmp(all[i].k[b].verdict, v) == 0;
+                if (strcmp(v, "pass") == 0 || dup)
+                    continue;
+                int at = 0;
+                while (at < nv && strcmp(verdicts[at], v) != 0)
+                    at++;
+                if (at == nv && nv < 64) {
+                    snprintf(verdicts[nv], sizeof verdicts[nv], "%s", v);
+                    students[nv++] = 0;
+                }
+                if (at < nv)
+                    students[at]++;
+            }
+        fprintf(o, "\n  most common verdicts (other than pass)\n");
+        if (nv == 0)
+            fprintf(o, "    none: every kernel passed\n");
+        for (int shown = 0; shown < nv && shown < 8; shown++) {
+            int best = -1;
+            for (int v = 0; v < nv; v++)
+                if (students[v] >= 0 && (best < 0 || students[v] > students[best]))
+                    best = v;
+            fprintf(o, "    %-22s %d student%s\n", verdicts[best], students[best], students[best] == 1 ? "" : "s");
+            students[best] = -1 - students[best]; /* shown; restored below */
+        }
+        for (int v = 0; v < nv; v++)
+            if (students[v] < 0)
+                students[v] = -1 - students[v];
+        /* slowest */
+        fprintf(o, "\n  slowest submissions (wall-clock, build + check)\n");
+        int order[5], no = 0;
+        for (int pick = 0; pick < 5 && pick < n; pick++) {
+            int best = -1;
+            for (int i = 0; i < n; i++) {
+                int used = 0;
+                for (int u = 0; u < no; u++)
+                    used |= order[u] == i;
+                if (!used && (best < 0 || all[i].seconds > all[best].seconds))
+                    best = i;
+            }
+            order[no++] = best;
+            fprintf(o, "    %-30s %-26s %7.1f s\n", all[best].student, all[best].lab, all[best].seconds);
+        }
+        /* limits */
+        fprintf(o, "\n  submissions that hit a limit\n");
+        int any = 0;
+        for (int i = 0; i < n; i++) {
+            if (strcmp(all[i].limits, "-") == 0)
+                continue;
+            any = 1;
+            fprintf(o, "    %-30s %-26s %s", all[i].student, all[i].lab, all[i].limits);
+            for (int j = 0; j < all[i].nk; j++)
+                if (is_limit(all[i].k[j].verdict))
+                    fprintf(o, " [%s]", all[i].k[j].kernel);
+            fprintf(o, "\n");
+        }
+        if (!any)
+            fprintf(o, "    none\n");
+        /* where the reports are */
+        fprintf(o, "\n  per-student feedback: %s/<student>/<lab>/feedback.txt", out);
+        int html_count = 0;
+        for (int i = 0; i < n; i++) {
+            char h[8192];
+            snprintf(h, sizeof h, "%s/report.html", all[i].dir);
+            int found = is_file(h);
+            if (!found && html) {
+                snprintf(h, sizeof h, "%s/%s/%s.html", html, all[i].student, all[i].lab);
+                found = is_file(h);
+            }
+            if (found) {
+                if (!html_count++)
+                    fprintf(o, "\n  HTML reports:");
+                fprintf(o, "\n    %-30s %s", all[i].student, h);
+            }
+        }
+        fprintf(o, "\n  class files: %s/grades.csv, %s/totals.csv, %s/junit.xml\n", out, out, out);
+    }
+    fclose(s);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- Gradescope / PrairieLearn */
+
+/* Per-kernel text: verdict, message, and the rubric lines that name the kernel. */
+static char *kernel_output(const subm *s, const krow *k)
+{
+    size_t cap = strlen(k->message) + 4096, used = 0;
+    char *out = xmalloc(cap);
+    char pts[32], mx[32];
+    points_str(pts, sizeof pts, k->points);
+    points_str(mx, sizeof mx, k->max);
+    used += (size_t)snprintf(out + used, cap - used, "%s: %s of %s points\n", k->verdict, pts, mx);
+    if (k->message[0])
+        used += (size_t)snprintf(out + used, cap - used, "%s\n", k->message);
+    for (int r = 0; r < s->nr && used < cap - 1; r++) {
+        char line[600];
+        snprintf(line, sizeof line, "%s", s->rubric[r]);
+        char *f[3];
+        if (split_tabs(line, f, 3) < 3)
+            continue;
+        char word[32], name[64];
+        if (sscanf(f[0], "%31s %63s", word, name) == 2 && strcmp(name, k->kernel) == 0)
+            used += (size_t)snprintf(out + used, cap - used, "rubric: %s -> %s (%s)\n", f[0], f[1], f[2]);
+    }
+    return out;
+}
+
+static int cmd_results(const char *scores, const char *feedback, const char *outpath, const char *visibility, int pl)
+{
+    subm s;
+    if (load_scores(scores, &s) != 0)
+        die("cannot read %s", scores);
+    char *text = read_file(feedback, 60 << 10, NULL); /* Gradescope and PrairieLearn cap sizes: keep it modest */
+    FILE *f = fopen(outpath, "w");
+    if (!f)
+        die("cannot write %s: %s", outpath, strerror(errno));
+    char num[32];
+    if (pl) {
+        /* PrairieLearn's external grader: score is a fraction in [0, 1]. */
+        fprintf(f, "{\"gradable\": true, \"score\": %.6f, \"message\": ", s.max > 0 ? s.points / s.max : 0.0);
+        char msg[128];
+        snprintf(msg, sizeof msg, "%.10g of %.10g points", s.points, s.max);
+        json_str(f, msg);
+        fprintf(f, ", \"output\": ");
+        json_str(f, text ? text : "");
+        fprintf(f, ", \"tests\": [");
+        for (int i = 0; i < s.nk; i++) {
+            char *o = kernel_output(&s, &s.k[i]);
+            fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+            json_str(f, s.k[i].kernel);
+            fprintf(f, ", \"description\": ");
+            json_str(f, s.k[i].verdict);
+            points_str(num, sizeof num, s.k[i].points);
+            fprintf(f, ", \"points\": %s", num);
+            points_str(num, sizeof num, s.k[i].max);
+            fprintf(f, ", \"max_points\": %s, \"message\": ", num);
+            json_str(f, s.k[i].message);
+            fprintf(f, ", \"output\": ");
+            json_str(f, o);
+            fprintf(f, "}");
+            free(o);
+        }
+        fprintf(f, "\n]}\n");
+    } else {
+        /* Gradescope: https://gradescope-autograders.readthedocs.io/en/latest/specs/ */
+        points_str(num, sizeof num, s.points);
+        fprintf(f, "{\"score\": %s, \"execution_time\": %.0f, \"visibility\": ", num, ceil(s.seconds));
+        json_str(f, visibility);
+        fprintf(f, ", \"stdout_visibility\": \"hidden\", \"output\": ");
+        json_str(f, text ? text : "");
+        fprintf(f, ",\n \"tests\": [");
+        for (int i = 0; i < s.nk; i++) {
+            char *o = kernel_output(&s, &s.k[i]);
+            fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+            json_str(f, s.k[i].kernel);
+            points_str(num, sizeof num, s.k[i].points);
+            fprintf(f, ", \"score\": %s", num);
+            points_str(num, sizeof num, s.k[i].max);
+            fprintf(f, ", \"max_score\": %s, \"status\": \"%s\", \"output\": ", num,
+                    strcmp(s.k[i].verdict, "pass") == 0 ? "passed" : "failed");
+            json_str(f, o);
+            fprintf(f, ", \"tags\": [");
+            json_str(f, s.k[i].verdict);
+            fprintf(f, "], \"visibility\": ");
+            json_str(f, visibility);
+            fprintf(f, "}");
+            free(o);
+        }
+        fprintf(f, "\n]}\n");
+    }
+    fclose(f);
+    free(text);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- rubric helpers */
+
+static int cmd_rubric_default(const char *report_path)
+{
+    char why[600];
+    jval *report = load_json(report_path, why, sizeof why);
+    if (!report)
+        die("%s", why);
+    const jval *labs = jget(report, "labs");
+    for (int l = 0; labs && labs->type == J_ARR && l < labs->count; l++) {
+        const jval *lab = labs->items[l];
+        printf("# Default rubric for %s: every kernel the checker runs, 10 points when correct.\n",
+               jgets(lab, "lab") ? jgets(lab, "lab") : "?");
+        const jval *ks = jget(lab, "kernels");
+        for (int i = 0; ks && ks->type == J_ARR && i < ks->count; i++)
+            if (jgets(ks->items[i], "name"))
+                printf("kernel %s 10\n", jgets(ks->items[i], "name"));
+    }
+    jfree(report);
+    return 0;
+}
+
+static int cmd_rubric_check(const char *rubric_path, const char *report_path)
+{
+    rubric r;
+    char why[600];
+    load_rubric(rubric_path, &r);
+    jval *report = load_json(report_path, why, sizeof why);
+    if (!report)
+        die("%s", why);
+    const jval *lab = report_lab(report, NULL);
+    const jval *ks = jget(lab, "kernels");
+    int bad = 0;
+    for (int i = 0; ks && ks->type == J_ARR && i < ks->count; i++) {
+        const char *n = jgets(ks->items[i], "name");
+        int found = 0;
+        for (int l = 0; n && l < r.count; l++)
+            found |= r.lines[l].type == R_KERNEL && strcmp(r.lines[l].name, n) == 0;
+        if (!found) {
+            printf("%s: kernel %s is not in the rubric\n", rubric_path, n ? n : "?");
+            bad = 1;
+        }
+    }
+    for (int l = 0; l < r.count; l++)
+        if (r.lines[l].type != R_PENALTY && !lab_kernel(lab, r.lines[l].name)) {
+            printf("%s: '%s' names no kernel of the lab\n", rubric_path, r.lines[l].text);
+            bad = 1;
+        }
+    jfree(report);
+    return bad;
+}
+
+/* Gradescope's results.json, as its specification documents it: score (number),
+ * execution_time (number), output (string), visibility and stdout_visibility (one of
+ * four words), tests (array of objects: name and output strings, score and max_score
+ * numbers, status "passed" or "failed", visibility). A test of the package, not of
+ * the writer: the reading side is this file's JSON parser, not the code that wrote it. */
+static int cmd_validate_gradescope(const char *path)
+{
+    char why[600];
+    jval *r = load_json(path, why, sizeof why);
+    if (!r) {
+        printf("%s\n", why);
+        return 1;
+    }
+    int bad = 0;
+#define BAD(...) (printf(__VA_ARGS__), printf("\n"), bad = 1)
+    static const char *vis[] = {"visible", "hidden", "after_due_date", "after_published"};
+    const char *vkeys[] = {"visibility", "stdout_visibility"};
+    if (r->type != J_OBJ)
+        BAD("the top level is not an object");
+    const jval *score = jget(r, "score"), *tests = jget(r, "tests"), *et = jget(r, "execution_time");
+    if (!score || score->type != J_NUM)
+        BAD("score: missing or not a number");
+    if (et && et->type != J_NUM)
+        BAD("execution_time: not a number");
+    if (jget(r, "output") && jget(r, "output")->type != J_STR)
+        BAD("output: not a string");
+    for (int k = 0; k < 2; k++) {
+        const char *v = jgets(r, vkeys[k]);
+        int ok = !jget(r, vkeys[k]);
+        for (int i = 0; v && i < 4; i++)
+            ok |= strcmp(v, vis[i]) == 0;
+        if (!ok)
+            BAD("%s: not one of visible, hidden, after_due_date, after_published", vkeys[k]);
+    }
+    double sum = 0;
+    if (!tests || tests->type != J_ARR)
+        BAD("tests: missing or not an array");
+    for (int i = 0; tests && tests->type == J_ARR && i < tests->count; i++) {
+        const jval *t = tests->items[i];
+        const jval *ts = jget(t, "score"), *tm = jget(t, "max_score");
+        const char *st = jgets(t, "status"), *v = jgets(t, "visibility");
+        if (t->type != J_OBJ) {
+            BAD("tests[%d]: not an object", i);
+            continue;
+        }
+        if (!jgets(t, "name"))
+            BAD("tests[%d].name: missing or not a string", i);
+        if (!ts || ts->type != J_NUM)
+            BAD("tests[%d].score: missing or not a number", i);
+        else
+            sum += ts->num;
+        if (!tm || tm->type != J_NUM)
+            BAD("tests[%d].max_score: missing or not a number", i);
+        else if (ts && ts->type == J_NUM && (ts->num < 0 || ts->num > tm->num))
+            BAD("tests[%d]: score %g outside 0..max_score %g", i, ts->num, tm->num);
+        if (!st || (strcmp(st, "passed") != 0 && strcmp(st, "failed") != 0))
+            BAD("tests[%d].status: not \"passed\" or \"failed\"", i);
+        if (jget(t, "output") && !jgets(t, "output"))
+            BAD("tests[%d].output: not a string", i);
+        int ok = !jget(t, "visibility");
+        for (int k = 0; v && k < 4; k++)
+            ok |= strcmp(v, vis[k]) == 0;
+        if (!ok)
+            BAD("tests[%d].visibility: not one of the four values", i);
+    }
+    if (score && score->type == J_NUM && tests && tests->type == J_ARR && tests->count > 0 &&
+        fabs(sum - score->num) > 1e-6)
+        BAD("score %g is not the sum of the tests' scores %g", score->num, sum);
+#undef BAD
+    jfree(r);
+    return bad;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: grade-report score|class|gradescope|prairielearn|rubric-default|rubric-check|validate-gradescope"
+                    " [options]\n"
+                    "       (see the comment at the top of grader/report.c)\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        usage();
+    const char *cmd = argv[1];
+    score_opts so;
+    memset(&so, 0, sizeof so);
+    const char *out = NULL, *html = NULL, *feedback = NULL, *scores = NULL, *visibility = "visible";
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc)
+            usage();
+        const char *v = argv[++i];
+        if (strcmp(a, "--rubric") == 0) so.rubric = v;
+        else if (strcmp(a, "--report") == 0) so.report = v;
+        else if (strcmp(a, "--student") == 0) so.student = v;
+        else if (strcmp(a, "--lab") == 0) so.lab = v;
+        else if (strcmp(a, "--feedback") == 0) so.feedback = feedback = v;
+        else if (strcmp(a, "--scores") == 0) so.scores = scores = v;
+        else if (strcmp(a, "--seed") == 0) so.seed = v;
+        else if (strcmp(a, "--sandbox") == 0) so.sandbox = v;
+        else if (strcmp(a, "--backend") == 0) so.backend = v;
+        else if (strcmp(a, "--build") == 0) so.build = v;
+        else if (strcmp(a, "--build-log") == 0) so.build_log = v;
+        else if (strcmp(a, "--check-log") == 0) so.check_log = v;
+        else if (strcmp(a, "--events") == 0) so.events = v;
+        else if (strcmp(a, "--reference") == 0) so.reference = v;
+        else if (strcmp(a, "--source-note") == 0) so.source_note = v;
+        else if (strcmp(a, "--date") == 0) so.date = v;
+        else if (strcmp(a, "--seconds") == 0) so.seconds = atof(v);
+        else if (strcmp(a, "--out") == 0) out = v;
+        else if (strcmp(a, "--html") == 0) html = v;
+        else if (strcmp(a, "--visibility") == 0) visibility = v;
+        else usage();
+    }
+    if (strcmp(cmd, "score") == 0) {
+        if (!so.rubric || !so.student || !so.lab || !so.feedback || !so.scores)
+            usage();
+        return cmd_score(&so);
+    }
+    if (strcmp(cmd, "class") == 0 && out)
+        return cmd_class(out, html);
+    if ((strcmp(cmd, "gradescope") == 0 || strcmp(cmd, "prairielearn") == 0) && scores && feedback && out) {
+        static const char *visibilities[] = {"visible", "hidden", "after_due_date", "after_published", NULL};
+        int ok = 0;
+        for (int i = 0; visibilities[i]; i++)
+            ok |= strcmp(visibility, visibilities[i]) == 0;
+        if (!ok)
+            die("visibility must be visible, hidden, after_due_date or after_published");
+        return cmd_results(scores, feedback, out, visibility, strcmp(cmd, "prairielearn") == 0);
+    }
+    if (strcmp(cmd, "rubric-default") == 0 && so.report)
+        return cmd_rubric_default(so.report);
+    if (strcmp(cmd, "validate-gradescope") == 0 && so.report)
+        return cmd_validate_gradescope(so.report);
+    if (strcmp(cmd, "rubric-check") == 0 && so.rubric && so.report)
+        return cmd_rubric_check(so.rubric, so.report);
+    usage();
+    return 2;
+}
