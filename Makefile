@@ -167,3 +167,4 @@ endif
 clean:
 	rm -rf $(BUILD)
 	@$(MAKE) --no-print-directory -C tests clean
+include slides/slides.mk
