@@ -170,19 +170,26 @@ class Deck {
   }
 
   // ---- directives ----
+  // Innermost directives first, so a caption may quote a number: {{figure X | ... {{fact X n}} ...}}.
   expand(text, labDir, where) {
-    return text.replace(/\{\{\s*([\w-]+)([^}]*)\}\}/g, (_, name, rest) => {
-      const [argText, caption] = rest.split('|').map((s) => s.trim());
-      const args = argText ? argText.split(/\s+/).filter(Boolean) : [];
-      const opts = Object.fromEntries(args.filter((a) => a.includes('=')).map((a) => a.split('=')));
-      const pos = args.filter((a) => !a.includes('=')).map((a) => (a === '.' ? labDir : a));
-      try {
-        return this.directive(name, pos, opts, caption, labDir);
-      } catch (e) {
-        if (e instanceof DeckError) throw new DeckError(`${where}: {{${name}${rest}}}: ${e.message}`);
-        throw e;
-      }
-    });
+    const inner = /\{\{\s*([\w-]+)([^{}]*)\}\}/g;
+    for (let before = null; before !== text; ) {
+      before = text;
+      text = text.replace(inner, (_, name, rest) => {
+        const [argText, caption] = rest.split('|').map((s) => s.trim());
+        const args = argText ? argText.split(/\s+/).filter(Boolean) : [];
+        const opts = Object.fromEntries(args.filter((a) => a.includes('=')).map((a) => a.split('=')));
+        const pos = args.filter((a) => !a.includes('=')).map((a) => (a === '.' ? labDir : a));
+        try {
+          return this.directive(name, pos, opts, caption, labDir);
+        } catch (e) {
+          if (e instanceof DeckError) throw new DeckError(`${where}: {{${name}${rest}}}: ${e.message}`);
+          throw e;
+        }
+      });
+    }
+    if (/\{\{|\}\}/.test(text)) throw new DeckError(`${where}: an unbalanced {{ or }} is left after expanding the directives`);
+    return text;
   }
 
   directive(name, a, opts, caption, labDir) {
@@ -259,10 +266,12 @@ class Deck {
     if (kernels.length === 0) throw new DeckError(`lab ${labDir} has no timed kernel in ${this.results.file}`);
     const matmul = kernels.some((k) => k.gflops != null);
     const base = kernels[0];
-    const lines = [`| kernel | size | time (ms) | ${matmul ? 'GFLOP/s' : 'GB/s'} | % of peak | vs ${base.name} |`, '|---|---|--:|--:|--:|--:|'];
+    // speedup=no: the lab's kernels do different jobs (lab 00), so a ratio of their times means nothing.
+    const ladder = opts.speedup !== 'no';
+    const lines = [`| kernel | size | time (ms) | ${matmul ? 'GFLOP/s' : 'GB/s'} | % of peak |${ladder ? ` vs ${base.name} |` : ''}`, `|---|---|--:|--:|--:|${ladder ? '--:|' : ''}`];
     for (const k of kernels) {
       const src = (f) => `data-src="${labDir}/${k.name}/${f}"`;
-      lines.push(`| \`${k.name}\` | ${escHtml(k.size)} | ${numSpan(src('time_ms'), k.time_ms, 4)} | ${matmul ? numSpan(src('gflops'), k.gflops, 0) : numSpan(src('gbps'), k.gbps, 0)} | ${numSpan(src('pct_peak'), k.pct_peak, 1)} | ${numSpan(`data-ratio="${labDir}/${base.name}/time_ms:${labDir}/${k.name}/time_ms"`, base.time_ms / k.time_ms, 2)}x |`);
+      lines.push(`| \`${k.name}\` | ${escHtml(k.size)} | ${numSpan(src('time_ms'), k.time_ms, 4)} | ${matmul ? numSpan(src('gflops'), k.gflops, 0) : numSpan(src('gbps'), k.gbps, 0)} | ${numSpan(src('pct_peak'), k.pct_peak, 1)} |${ladder ? ` ${numSpan(`data-ratio="${labDir}/${base.name}/time_ms:${labDir}/${k.name}/time_ms"`, base.time_ms / k.time_ms, 2)}x |` : ''}`);
     }
     return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}. Kernel time: median of the checker's CUDA-event-timed runs.</p>`;
   }
@@ -295,7 +304,7 @@ class Deck {
     };
     const parts = [];
     const r = this.results.report;
-    parts.push(`---
+    const frontMatter = (`---
 marp: true
 theme: gpulab
 paginate: true
@@ -316,7 +325,7 @@ footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.sl
     }
     parts.push(expandFile('measured.md'));
     parts.push(expandFile('summary.md'));
-    return parts.join('\n\n---\n\n') + '\n';
+    return frontMatter + '\n\n' + parts.join('\n\n---\n\n') + '\n';
   }
 }
 
@@ -331,7 +340,7 @@ function main() {
   const markdown = deck.build(path.join(root, 'slides/sections'));
   fs.writeFileSync(path.join(out, 'deck.md'), markdown);
   fs.writeFileSync(path.join(out, 'results-used.txt'), path.relative(root, resultsFile) + '\n');
-  console.log(`slides: deck.md from ${path.relative(root, resultsFile)} (${markdown.split(/\n---\n/).length - 1} slides)`);
+  console.log(`slides: deck.md from ${path.relative(root, resultsFile)} (${markdown.split(/\n---\n/).length - 1} slides)`); // the front matter's closing --- counts as the first break
 }
 
 try {

@@ -85,18 +85,19 @@ plot $data using ($1-0.2):2:xtic(4) with boxes lc rgb '#2b6cb0' title 'model (ch
 // Lab 07: kernel time, whole trip and the CPU loop per kernel (log scale).
 export function floatTiming(rows) {
   const data = rows.map((r, i) => [i, r.kernel, r.e2e, r.cpu, label(r.label)]);
-  return gnuplot(`${TERMINAL(1000, 430)}
+  const top = 10 ** Math.ceil(Math.log10(Math.max(...rows.map((r) => Math.max(r.e2e ?? 0, r.cpu ?? 0)))) + 1);
+  return gnuplot(`${TERMINAL(1000, 400)}
 ${dataBlock('data', data)}
 set style fill solid 0.85 border -1
 set boxwidth 0.26
 set logscale y
-set yrange [0.01:*]
+set yrange [0.01:${top}]
 set ylabel 'milliseconds (log scale)'
 set xrange [-0.6:${rows.length - 0.4}]
 set xtics nomirror font ',13'
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
-set key outside bottom center horizontal
+set key top center horizontal font ',14'
 plot $data using ($1-0.28):2:xtic(5) with boxes lc rgb '#2b6cb0' title 'kernel', \\
      $data using ($1-0.28):2:(sprintf('%.3f', $2)) with labels offset 0,0.7 font ',11' notitle, \\
      $data using 1:3 with boxes lc rgb '#dd6b20' title 'whole trip: copy in, kernel, copy out, host sum', \\

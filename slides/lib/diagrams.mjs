@@ -147,11 +147,13 @@ export function laneAddresses(rows) {
       const x = left + (s * perSector - lo) * scale;
       body += rect(x, y + 78, perSector * scale - 1, 18, sectors.has(s) ? BLUE : '#edf2f7', 'stroke="#a0aec0" stroke-width="0.5"');
     }
+    // The bytes the lanes asked for, inside the sectors that move: the rest of each sector is waste.
+    for (const idx of new Set(active.map((a) => a.idx))) body += rect(left + (idx - lo) * scale + 0.5, y + 84, Math.max(scale - 1, 1.5), 6, '#fbd38d');
     for (const a of active) {
       const x1 = left + a.lane * laneW + laneW / 2, x2 = left + (a.idx - lo + 0.5) * scale;
       body += `<line x1="${x1}" y1="${y + 38}" x2="${x2}" y2="${y + 78}" stroke="${ORANGE}" stroke-width="0.8" opacity="0.8"/>`;
     }
-    body += text(left, y + 110, `elements ${lo}..${hi - 1} (${r.elemBytes}-byte ${r.elemBytes === 4 ? 'ints/floats' : 'values'}); blue = a sector the instruction moves`, 'font-size="11" fill="#4a5568"');
+    body += text(left, y + 110, `elements ${lo}..${hi - 1} (${r.elemBytes}-byte ${r.elemBytes === 4 ? 'ints/floats' : 'values'}); blue = a sector the instruction moves, yellow = the bytes its lanes asked for`, 'font-size="11" fill="#4a5568"');
   });
   return { svg: svgDoc(w, rows.length * rowH + 10, body), facts };
 }

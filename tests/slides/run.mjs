@@ -203,6 +203,8 @@ async function browserChecks() {
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url().slice(0, 80)}`));
     await page.goto(`file://${html}`, { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready);
+    // Marp's on-screen controls pop up over the slide; they are not part of the deck's content.
+    await page.addStyleTag({ content: '.bespoke-marp-osc { display: none !important; }' });
     const images = await page.evaluate(() => [...document.images].map((i) => ({ alt: i.alt, ok: i.complete && i.naturalWidth > 0 })));
     const broken = images.filter((i) => !i.ok).map((i) => i.alt);
     check(`${images.length} images all load`, images.length >= 10 && broken.length === 0, broken.join(', '));
