@@ -8,6 +8,9 @@
 #   make doctor             what is installed, what is missing, which backend runs
 #   make textbook           the textbook's reduction kernels, timed, as a baseline
 #   make bench-emu          the CPU emulator's speed (traced accesses per second)
+#   make grade SUBMISSIONS=dir [LAB=NN]   grade a class in a sandbox: grades.csv, JUnit XML, feedback
+#   make autograder LAB=NN  the Gradescope autograder zip for one lab
+#   make slides             the lecture deck, build/slides/index.html (slides-pdf: the PDF)
 #   make clean
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
@@ -183,8 +186,11 @@ endif
 	@BUILD=$(BUILD) tests/known-bad/run.sh
 	@$(MAKE) --no-print-directory -C emu test
 	@$(MAKE) --no-print-directory -C tests
+	@$(MAKE) --no-print-directory test-grader
+	@$(MAKE) --no-print-directory test-slides
 
 clean:
 	rm -rf $(BUILD)
 	@$(MAKE) --no-print-directory -C tests clean
 include grader/grader.mk
+include slides/slides.mk

@@ -20,9 +20,11 @@
 __global__ void vec_sine(const float *x, float *y, unsigned int n)
 {
     /* Blocks before this one cover blockIdx.x * blockDim.x elements. */
+    // slide: sine-index
     unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) /* the last block may have more threads than elements left */
         y[i] = sinf(x[i]);
+    // slide: end
 }
 
 void launch_sine(const float *x, float *y, int n, int block)
@@ -40,12 +42,14 @@ __global__ void mat_add(const float *a, const float *b, float *c, unsigned int r
 {
     /* x is the column: the 16 threads of a block row sit side by side in
      * memory, so a warp (two block rows) reads two contiguous runs of floats. */
+    // slide: mat-add-index
     unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row < rows && col < cols) { /* edge blocks stick out right and below */
         unsigned int index = row * cols + col; /* row-major: whole rows come first */
         c[index] = a[index] + b[index];
     }
+    // slide: end
 }
 
 void launch_mat_add(const float *a, const float *b, float *c, int rows, int cols)

@@ -20,6 +20,7 @@ __global__ void matmul_naive(const float *a, const float *b, float *c, int m, in
     /* x is the column: a warp is 32 neighbouring elements of one row of C.
      * Indices are int: the compiler may then assume they never wrap around,
      * and step the addresses instead of recomputing them each iteration. */
+    // slide: naive-matmul
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     int row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row >= m || col >= n) /* edge blocks stick out right and below */
@@ -31,6 +32,7 @@ __global__ void matmul_naive(const float *a, const float *b, float *c, int m, in
          * B[i][col] is 32 neighbouring floats (one coalesced 128-byte run). */
         sum += a[row * k + i] * b[i * n + col];
     c[row * n + col] = sum;
+    // slide: end
 }
 
 void launch_naive(const float *a, const float *b, float *c, int m, int k, int n)

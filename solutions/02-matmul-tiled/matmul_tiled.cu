@@ -68,11 +68,14 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
     for (int phase = 0; phase < phases; phase++) {
         /* Each thread loads one element of each tile; past an edge of A or B
          * it stores a zero instead, so the partial tile still multiplies right. */
+        // slide: tiled-load
         int a_col = phase * TILE + tx;
         int b_row = phase * TILE + ty;
         a_tile[ty][tx] = (row < m && a_col < k) ? a[row * k + a_col] : 0.0f;
         b_tile[ty][tx] = (b_row < k && col < n) ? b[b_row * n + col] : 0.0f;
+        // slide: end
 
+        // slide: tiled-compute
         /* Wait until the whole tile is in: each thread reads elements that
          * other threads loaded. */
         __syncthreads();
@@ -84,6 +87,7 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
         /* Wait until everyone has finished reading before the next phase
          * overwrites the tiles. */
         __syncthreads();
+        // slide: end
     }
 
     if (row < m && col < n)

@@ -25,11 +25,13 @@ __global__ void reduce_neighbored(int *data, int *block_sums, unsigned int n)
     unsigned int count = min(blockDim.x, n - first); /* elements this block owns */
     int *block_data = data + first;
 
+    // slide: neighbored-tree
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
         if (tid % (2 * stride) == 0 && tid + stride < count)
             block_data[tid] += block_data[tid + stride];
         __syncthreads(); /* every add of this step lands before the next step reads */
     }
+    // slide: end
     if (tid == 0)
         block_sums[blockIdx.x] = block_data[0];
 }
@@ -51,12 +53,14 @@ __global__ void reduce_neighbored_less(int *data, int *block_sums, unsigned int 
     unsigned int count = min(blockDim.x, n - first);
     int *block_data = data + first;
 
+    // slide: neighbored-less-tree
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
         unsigned int index = 2 * stride * tid;
         if (index + stride < count)
             block_data[index] += block_data[index + stride];
         __syncthreads();
     }
+    // slide: end
     if (tid == 0)
         block_sums[blockIdx.x] = block_data[0];
 }
@@ -78,11 +82,13 @@ __global__ void reduce_interleaved(int *data, int *block_sums, unsigned int n)
     unsigned int count = min(blockDim.x, n - first);
     int *block_data = data + first;
 
+    // slide: interleaved-tree
     for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
         if (tid < stride && tid + stride < count)
             block_data[tid] += block_data[tid + stride];
         __syncthreads();
     }
+    // slide: end
     if (tid == 0)
         block_sums[blockIdx.x] = block_data[0];
 }

@@ -55,6 +55,7 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
     unsigned int idx = first + tid; /* this thread's element in the first data block */
 
     /* Fold the UNROLL data blocks into the first one. */
+    // slide: unrolling-fold
     int sum = 0;
     if (idx + (UNROLL - 1) * blockDim.x < n) {
         /* All UNROLL elements exist (every block but the grid's last): load
@@ -73,6 +74,7 @@ __global__ void reduce_unrolling(int *data, int *block_sums, unsigned int n)
     if (idx < n)
         data[idx] = sum;
     __syncthreads(); /* every fold lands before the tree reads it */
+    // slide: end
 
     /* The interleaved tree over the folded data block. */
     unsigned int count = min(blockDim.x, n - first); /* folded elements in it */

@@ -91,6 +91,7 @@ unsigned int launch_unrolling8(int *data, int *block_sums, unsigned int n, unsig
  * writes. GPUs since Volta do not promise that: see syncwarp8. */
 __device__ void last_warp_volatile(int *block_data, unsigned int tid, unsigned int count)
 {
+    // slide: last-warp-volatile
     volatile int *v = block_data;
     if (tid + 32 < count)
         v[tid] += v[tid + 32];
@@ -104,6 +105,7 @@ __device__ void last_warp_volatile(int *block_data, unsigned int tid, unsigned i
         v[tid] += v[tid + 2];
     if (tid + 1 < count)
         v[tid] += v[tid + 1];
+    // slide: end
 }
 
 /* 2. Unrolling the last warp: the tree with barriers while stride > 32,
@@ -260,6 +262,7 @@ unsigned int launch_template8(int *data, int *block_sums, unsigned int n, unsign
  * every __syncwarp(): the guards wrap only the read and the write. */
 __device__ void last_warp_syncwarp(int *block_data, unsigned int tid, unsigned int count)
 {
+    // slide: last-warp-syncwarp
     for (unsigned int offset = 32; offset > 0; offset /= 2) {
         int partner = 0;
         if (tid + offset < count)
@@ -269,6 +272,7 @@ __device__ void last_warp_syncwarp(int *block_data, unsigned int tid, unsigned i
             block_data[tid] += partner;
         __syncwarp();
     }
+    // slide: end
 }
 
 /* 5. unroll_warps8 with the last warp done right. */
@@ -311,8 +315,10 @@ unsigned int launch_syncwarp8(int *data, int *block_sums, unsigned int n, unsign
  * threads must take part (mask 0xffffffff). */
 __device__ int warp_sum(int value)
 {
+    // slide: warp-sum
     for (unsigned int offset = 16; offset > 0; offset /= 2)
         value += __shfl_down_sync(0xffffffff, value, offset);
+    // slide: end
     return value;
 }
 
@@ -327,6 +333,7 @@ __global__ void reduce_shuffle8(const int *data, int *block_sums, unsigned int n
     unsigned int warp = tid / 32; /* its warp's place in the block */
     unsigned int idx = blockIdx.x * blockDim.x * UNROLL + tid;
 
+    // slide: shuffle-block
     int sum = fold8(data, idx, blockDim.x, n); /* kept, not stored */
 
     /* Every warp adds its 32 sums; lane 0 writes the warp's total. */
@@ -343,6 +350,7 @@ __global__ void reduce_shuffle8(const int *data, int *block_sums, unsigned int n
         if (tid == 0)
             block_sums[blockIdx.x] = total;
     }
+    // slide: end
 }
 
 unsigned int launch_shuffle8(int *data, int *block_sums, unsigned int n, unsigned int block)

@@ -70,6 +70,7 @@ void launch_nested_hello(int *depth_counts, int max_depth, unsigned int threads)
  * per step. */
 __global__ void reduce_recursive(int *data, int *block_sums, unsigned int n, unsigned int block, unsigned int stride)
 {
+    // slide: recursive-step
     unsigned int tid = threadIdx.x;
     unsigned int first = blockIdx.x * block;        /* this block's first element */
     unsigned int count = min(block, n - first);     /* elements this block owns */
@@ -88,13 +89,16 @@ __global__ void reduce_recursive(int *data, int *block_sums, unsigned int n, uns
         reduce_recursive<<<gridDim.x, stride / 2, 0, cudaStreamTailLaunch>>>(data, block_sums, n, block, stride / 2);
         report_device_launch("reduce_recursive", "stride", (int)(stride / 2));
     }
+    // slide: end
 }
 
 /* block: a power of two, 64..1024. */
 unsigned int launch_recursive(int *data, int *block_sums, unsigned int n, unsigned int block)
 {
+    // slide: recursive-host-launch
     unsigned int grid = ceil_div(n, block);
     reduce_recursive<<<grid, block / 2>>>(data, block_sums, n, block, block / 2);
+    // slide: end
     CHECK_LAUNCH();
     return grid;
 }

@@ -29,11 +29,13 @@ __global__ void reduce_neighbored_float(float *data, float *block_sums, unsigned
     unsigned int count = min(blockDim.x, n - first); /* elements this block owns */
     float *block_data = data + first;
 
+    // slide: neighbored-float-tree
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
         if (tid % (2 * stride) == 0 && tid + stride < count)
             block_data[tid] += block_data[tid + stride];
         __syncthreads();
     }
+    // slide: end
     if (tid == 0)
         block_sums[blockIdx.x] = block_data[0];
 }

@@ -1,0 +1,354 @@
+#!/usr/bin/env node
+// Assembles the lecture deck's Marp Markdown from
+//   slides/sections/*.md        teaching prose and questions, with {{directives}} (README.md lists them)
+//   solutions/*/*.cu            code excerpts between '// slide: NAME' and '// slide: end'
+//   the results JSON            every measured number and table (default: the newest H100 report)
+//   checker/model.c             the seed's latency model (linked as it is)
+//   slides/trace/               diagrams traced from the marked excerpts
+// and writes OUT/deck.md. Any missing input is an error that names it: no partial deck.
+//
+//   node slides/generate.mjs [--root DIR] [--results FILE] [--out DIR]
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { DeckError, loadResults, newestH100Report, labEntry, kernelEntry, commandOf } from './lib/results.mjs';
+import { loadExcerpts, excerpt, dedented } from './lib/excerpts.mjs';
+import { runTraces } from './lib/trace.mjs';
+import * as diagrams from './lib/diagrams.mjs';
+import * as charts from './lib/charts.mjs';
+
+function parseArgs(argv) {
+  const args = { root: process.cwd(), results: '', out: 'build/slides' };
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i].replace(/^--/, '');
+    if (!(key in args) || i + 1 >= argv.length) throw new DeckError(`usage: generate.mjs [--root DIR] [--results FILE] [--out DIR] (bad argument '${argv[i]}')`);
+    args[key] = argv[++i];
+  }
+  return args;
+}
+
+const dataUri = (svg) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+const escHtml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// Numbers: shown with the digits the quantity deserves; the span says where the value came from,
+// so tests/slides can hold every number of the deck to the JSON.
+function fmt(value, digits) {
+  if (value == null) return 'n/a';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+const FIELD_DIGITS = { time_ms: 4, gbps: 0, gflops: 0, pct_peak: 1, e2e_ms: 2, cpu_ms: 2 };
+// `LAB K1 K2` (one lab) or `LAB/K1 LAB/K2` (across labs) -> [[lab, k1], [lab, k2]].
+function kernelRefs(a) {
+  if (a.length === 3) return [[a[0], a[1]], [a[0], a[2]]];
+  if (a.length === 2 && a.every((x) => x.includes('/'))) return a.map((x) => x.split('/'));
+  throw new DeckError(`expected LAB KERNEL KERNEL or LAB/KERNEL LAB/KERNEL, got '${a.join(' ')}'`);
+}
+const numSpan = (attr, value, digits) => `<span class="num" ${attr} data-digits="${digits}">${fmt(value, digits)}</span>`;
+
+function seedModel(root, buildDir, cases) {
+  const exe = path.join(buildDir, 'seed_model');
+  const cc = process.env.CC || 'cc';
+  try {
+    execFileSync(cc, ['-std=c11', '-O2', '-Wall', '-Wextra', `-I${path.join(root, 'checker')}`, path.join(root, 'slides/trace/seed_model.c'), path.join(root, 'checker/model.c'), '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    throw new DeckError(`slides/trace/seed_model.c does not build against checker/model.c:\n${e.stderr}`);
+  }
+  return JSON.parse(execFileSync(exe, cases).toString());
+}
+
+class Deck {
+  constructor(root, results, buildDir) {
+    this.root = root;
+    this.results = results;
+    this.buildDir = buildDir;
+    this.excerpts = loadExcerpts(root);
+    this.runs = runTraces(root, this.excerpts, buildDir);
+    this.figures = new Map(); // id -> {svg, facts, source}
+    this.seed = null;
+    this.seedCases = ['4:2', '1024:16']; // the seed's two worked examples (seed 001)
+    const r = results.report;
+    this.resultSource = `${r.device.name}, ${r.date.replace('T', ' ').replace('Z', ' UTC')}, \`${commandOf(results)}\` (${path.relative(root, path.resolve(root, results.file))})`;
+  }
+
+  labDirs() {
+    return fs.readdirSync(path.join(this.root, 'labs')).filter((d) => /^\d\d-/.test(d) && fs.statSync(path.join(this.root, 'labs', d)).isDirectory()).sort();
+  }
+
+  // ---- figures: built once on first use ----
+  figure(id) {
+    if (this.figures.has(id)) return this.figures.get(id);
+    const traceSrc = (...names) => `traced from ${names.map((n) => { const e = excerpt(this.excerpts, n); return `${e.file}:${e.first}-${e.last}`; }).join(', ')} by slides/trace (\`make slides\`)`;
+    const runs = this.runs;
+    const r = this.results.report;
+    let fig;
+    const [kind, arg] = id.split(':');
+    switch (kind) {
+      case 'reduce-steps': {
+        const excerptName = { neighbored: 'neighbored-tree', neighbored_less: 'neighbored-less-tree', interleaved: 'interleaved-tree', neighbored_float: 'neighbored-float-tree' }[arg];
+        if (!excerptName) throw new DeckError(`figure ${id}: no such reduction`);
+        fig = { ...diagrams.reduceSteps(runs, arg), source: traceSrc(excerptName) };
+        break;
+      }
+      case 'warp-activity':
+        fig = { ...diagrams.warpActivity(runs, ['neighbored', 'neighbored_less', 'interleaved']), source: traceSrc('neighbored-tree', 'neighbored-less-tree', 'interleaved-tree') + ', blockDim.x = 512' };
+        break;
+      case 'coalescing': {
+        const at = (name) => runs[name].find((x) => x.params.block === 512).events;
+        fig = diagrams.laneAddresses([
+          { label: 'interleaved, step 1: block_data[tid]', indices: diagrams.dstIndicesOfPhase(at('interleaved'), 0), elemBytes: 4 },
+          { label: 'neighbored_less, step 1: block_data[2*stride*tid]', indices: diagrams.dstIndicesOfPhase(at('neighbored_less'), 0), elemBytes: 4 },
+          { label: 'neighbored_less, step 3', indices: diagrams.dstIndicesOfPhase(at('neighbored_less'), 2), elemBytes: 4 },
+        ]);
+        fig.source = traceSrc('interleaved-tree', 'neighbored-less-tree') + ', warp 0 of a block of 512';
+        break;
+      }
+      case 'naive-warp': {
+        const ev = runs.naive[0].events;
+        fig = diagrams.laneAddresses([
+          { label: 'a[row * k + i], i = 0', indices: diagrams.warpAccess(ev, { array: 'a' }), elemBytes: 4 },
+          { label: 'b[i * n + col], i = 0', indices: diagrams.warpAccess(ev, { array: 'b' }), elemBytes: 4 },
+        ]);
+        fig.source = traceSrc('naive-matmul') + ', warp 0 of a 32 x 32 block';
+        break;
+      }
+      case 'index-2d': fig = { ...diagrams.index2d(runs), source: traceSrc('mat-add-index') }; break;
+      case 'tile-load': fig = { ...diagrams.tileLoad(runs), source: traceSrc('tiled-load') + ', TILE = 4, block (1, 0)' }; break;
+      case 'fold': fig = { ...diagrams.fold(runs), source: traceSrc('unrolling-fold') + ', UNROLL = 4' }; break;
+      case 'last-warp': fig = { ...diagrams.lastWarp(runs), source: traceSrc('last-warp-syncwarp', 'last-warp-volatile') }; break;
+      case 'recursive': fig = { ...diagrams.recursive(runs), source: traceSrc('recursive-step', 'recursive-host-launch') }; break;
+      case 'chart-reduction': {
+        const rows = this.ladderRows((k) => k.gbps != null && /^reduce/.test(k.task ?? ''), (k) => ({ gbps: k.gbps }));
+        fig = { svg: charts.reductionLadder(rows, r.device.peak_gbps), facts: {}, source: this.resultSource };
+        break;
+      }
+      case 'chart-matmul': {
+        const rows = this.ladderRows((k) => k.gflops != null, (k) => ({ gflops: k.gflops, pct: k.pct_peak }));
+        fig = { svg: charts.matmulLadder(rows, r.device.peak_gflops), facts: {}, source: this.resultSource };
+        break;
+      }
+      case 'chart-traffic': {
+        const sectors = (c) => (c && c.gld_sectors != null ? c.gld_sectors + c.gst_sectors : null);
+        const rows = this.ladderRows((k) => k.model != null, (k) => ({ model: sectors(k.model), measured: sectors(k.measured) }));
+        const haveMeasured = rows.some((x) => x.measured != null);
+        fig = { svg: charts.traffic(rows, haveMeasured), facts: { haveMeasured }, source: `${this.resultSource}; measured = Nsight Compute counters${haveMeasured ? '' : ' (not in this file: run with PROFILE=1)'}` };
+        break;
+      }
+      case 'chart-float': {
+        const lab = this.labOf('float');
+        const rows = lab.kernels.filter((k) => k.time_ms != null).map((k) => ({ label: k.name, kernel: k.time_ms, e2e: k.e2e_ms, cpu: k.cpu_ms }));
+        fig = { svg: charts.floatTiming(rows), facts: {}, source: this.resultSource };
+        break;
+      }
+      case 'chart-seed': fig = { svg: charts.seedCost(this.seedModel().curve), facts: {}, source: 'seed_cycles_naive / seed_cycles_tiled of checker/model.c, run by slides/trace/seed_model.c (`make slides`)' }; break;
+      default: throw new DeckError(`unknown figure '${id}'`);
+    }
+    this.figures.set(id, fig);
+    return fig;
+  }
+
+  // Kernels of every lab in teaching order, each kernel name once (the labs repeat their baseline).
+  ladderRows(keep, values) {
+    const seen = new Set(), rows = [];
+    for (const lab of this.results.report.labs) for (const k of lab.kernels) {
+      if (!k.correct || !keep(k) || seen.has(k.name)) continue;
+      seen.add(k.name);
+      rows.push({ label: `${lab.lab.slice(0, 2)} ${k.name}`, ...values(k) });
+    }
+    if (rows.length === 0) throw new DeckError(`${this.results.file}: no kernel to plot`);
+    return rows;
+  }
+
+  labOf(word) {
+    const lab = this.results.report.labs.find((l) => l.lab.includes(word));
+    if (!lab) throw new DeckError(`${this.results.file}: no lab named like '${word}'`);
+    return lab;
+  }
+
+  seedModel() {
+    this.seed ??= seedModel(this.root, this.buildDir, this.seedCases);
+    return this.seed;
+  }
+
+  // ---- directives ----
+  // Innermost directives first, so a caption may quote a number: {{figure X | ... {{fact X n}} ...}}.
+  expand(text, labDir, where) {
+    const inner = /\{\{\s*([\w-]+)([^{}]*)\}\}/g;
+    for (let before = null; before !== text; ) {
+      before = text;
+      text = text.replace(inner, (_, name, rest) => {
+        const [argText, caption] = rest.split('|').map((s) => s.trim());
+        const args = argText ? argText.split(/\s+/).filter(Boolean) : [];
+        const opts = Object.fromEntries(args.filter((a) => a.includes('=')).map((a) => a.split('=')));
+        const pos = args.filter((a) => !a.includes('=')).map((a) => (a === '.' ? labDir : a));
+        try {
+          return this.directive(name, pos, opts, caption, labDir);
+        } catch (e) {
+          if (e instanceof DeckError) throw new DeckError(`${where}: {{${name}${rest}}}: ${e.message}`);
+          throw e;
+        }
+      });
+    }
+    if (/\{\{|\}\}/.test(text)) throw new DeckError(`${where}: an unbalanced {{ or }} is left after expanding the directives`);
+    return text;
+  }
+
+  directive(name, a, opts, caption, labDir) {
+    const r = this.results.report;
+    switch (name) {
+      case 'code': {
+        const e = excerpt(this.excerpts, a[0]);
+        return '```cpp\n' + dedented(e).join('\n') + '\n```\n' + `<div class="src">${e.file}, lines ${e.first}-${e.last} (marked <code>// slide: ${e.name}</code>)</div>`;
+      }
+      case 'figure': {
+        const fig = this.figure(a[0]);
+        const height = opts.height ? ` style="height:${Number(opts.height)}px"` : '';
+        const look = caption ? `<b>Look for:</b> ${caption} ` : '';
+        return `<figure class="fig"><img alt="${escHtml(a[0])}" src="${dataUri(fig.svg)}"${height}><figcaption>${look}<span class="src">Source: ${escHtml(fig.source).replace(/`([^`]*)`/g, '<code>$1</code>')}.</span></figcaption></figure>`;
+      }
+      case 'fact': { // a number a diagram counted: {{fact FIGURE path.to.value}}
+        const fig = this.figure(a[0]);
+        const value = a[1].split('.').reduce((o, k) => (o == null ? undefined : o[k]), fig.facts);
+        if (typeof value !== 'number') throw new DeckError(`figure ${a[0]} has no number at '${a[1]}'`);
+        return String(value);
+      }
+      case 'table': return this.ladderTable(a[0], opts);
+      case 'num': { // {{num LAB KERNEL FIELD}}; FIELD may be model.X or measured.X
+        const [lab, kernel, field] = a;
+        const k = kernelEntry(this.results, lab, kernel);
+        const value = field.split('.').reduce((o, f) => (o == null ? undefined : o[f]), k);
+        if (typeof value !== 'number') throw new DeckError(`kernel ${lab}/${kernel} has no number '${field}' in ${this.results.file}`);
+        const digits = opts.digits != null ? Number(opts.digits) : FIELD_DIGITS[field] ?? 0;
+        return numSpan(`data-src="${lab}/${kernel}/${field}"`, value, digits);
+      }
+      case 'speedup': { // time of the first kernel / time of the second: LAB SLOW FAST, or LAB/SLOW LAB/FAST
+        const [slow, fast] = kernelRefs(a);
+        const t1 = kernelEntry(this.results, ...slow).time_ms, t2 = kernelEntry(this.results, ...fast).time_ms;
+        return numSpan(`data-ratio="${slow.join('/')}/time_ms:${fast.join('/')}/time_ms"`, t1 / t2, 2) + 'x';
+      }
+      case 'compare': { // "1.09x faster" or "1.06x slower": the first kernel against the second
+        const [k1, k2] = kernelRefs(a);
+        const t1 = kernelEntry(this.results, ...k1).time_ms, t2 = kernelEntry(this.results, ...k2).time_ms;
+        return t1 <= t2
+          ? numSpan(`data-ratio="${k2.join('/')}/time_ms:${k1.join('/')}/time_ms"`, t2 / t1, 2) + 'x faster'
+          : numSpan(`data-ratio="${k1.join('/')}/time_ms:${k2.join('/')}/time_ms"`, t1 / t2, 2) + 'x slower';
+      }
+      case 'peak': return numSpan('data-device="peak_gbps"', r.device.peak_gbps, 0);
+      case 'peak-gflops': return numSpan('data-device="peak_gflops"', r.device.peak_gflops, 0);
+      case 'device': return escHtml(r.device.name);
+      case 'date': return escHtml(r.date.slice(0, 10));
+      case 'source': return `<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>`;
+      case 'results-file': return `<code>${escHtml(path.relative(this.root, path.resolve(this.root, this.results.file)))}</code>`;
+      case 'command': return `<code>${escHtml(commandOf(this.results))}</code>`;
+      case 'labtitle': return escHtml(labEntry(this.results, a[0] ?? labDir).title ?? a[0] ?? labDir);
+      case 'size': return escHtml(kernelEntry(this.results, a[0], a[1]).size);
+      case 'seed': { // the model's unit costs ({{seed global_cycles}}) or a case's field ({{seed percent:1024:16}})
+        const [key, n, t] = a[0].split(':');
+        const s = this.seedModel();
+        let v = s[key];
+        if (n) {
+          if (!this.seedCases.includes(`${n}:${t}`)) this.seedCases.push(`${n}:${t}`), (this.seed = null);
+          v = this.seedModel().cases.find((c) => c.n === Number(n) && c.tile === Number(t))?.[key];
+        }
+        if (typeof v !== 'number') throw new DeckError(`the seed model has no '${a[0]}'`);
+        return numSpan(`data-seed="${a[0]}"`, v, key === 'percent' ? 2 : 0);
+      }
+      case 'seedcost': return this.seedCostTable();
+      case 'float-trip': return this.floatTripTable(a[0]);
+      case 'labs': return this.labDirs().map((d) => `\`${d}\``).join(', ');
+      default: throw new DeckError(`unknown directive '${name}'`);
+    }
+  }
+
+  // The lab's kernels: time, rate, % of peak, speed-up over the lab's first kernel.
+  ladderTable(labDir, opts) {
+    const lab = labEntry(this.results, labDir);
+    const kernels = lab.kernels.filter((k) => k.time_ms != null && (!opts.only || opts.only.split(',').includes(k.name)));
+    if (kernels.length === 0) throw new DeckError(`lab ${labDir} has no timed kernel in ${this.results.file}`);
+    const matmul = kernels.some((k) => k.gflops != null);
+    const base = kernels[0];
+    // speedup=no: the lab's kernels do different jobs (lab 00), so a ratio of their times means nothing.
+    const ladder = opts.speedup !== 'no';
+    const lines = [`| kernel | size | time (ms) | ${matmul ? 'GFLOP/s' : 'GB/s'} | % of peak |${ladder ? ` vs ${base.name} |` : ''}`, `|---|---|--:|--:|--:|${ladder ? '--:|' : ''}`];
+    for (const k of kernels) {
+      const src = (f) => `data-src="${labDir}/${k.name}/${f}"`;
+      lines.push(`| \`${k.name}\` | ${escHtml(k.size)} | ${numSpan(src('time_ms'), k.time_ms, 4)} | ${matmul ? numSpan(src('gflops'), k.gflops, 0) : numSpan(src('gbps'), k.gbps, 0)} | ${numSpan(src('pct_peak'), k.pct_peak, 1)} |${ladder ? ` ${numSpan(`data-ratio="${labDir}/${base.name}/time_ms:${labDir}/${k.name}/time_ms"`, base.time_ms / k.time_ms, 2)}x |` : ''}`);
+    }
+    return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}. Kernel time: median of the checker's CUDA-event-timed runs.</p>`;
+  }
+
+  floatTripTable(labDir) {
+    const lab = labEntry(this.results, labDir);
+    const lines = ['| kernel | kernel (ms) | whole trip (ms) | CPU loop (ms) | kernel share of the trip |', '|---|--:|--:|--:|--:|'];
+    for (const k of lab.kernels.filter((x) => x.time_ms != null)) {
+      const src = (f) => `data-src="${labDir}/${k.name}/${f}"`;
+      lines.push(`| \`${k.name}\` | ${numSpan(src('time_ms'), k.time_ms, 4)} | ${numSpan(src('e2e_ms'), k.e2e_ms, 2)} | ${numSpan(src('cpu_ms'), k.cpu_ms, 2)} | ${numSpan(`data-ratio="${labDir}/${k.name}/time_ms:${labDir}/${k.name}/e2e_ms" data-scale="100"`, (100 * k.time_ms) / k.e2e_ms, 1)}% |`);
+    }
+    return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>`;
+  }
+
+  seedCostTable() {
+    const s = this.seedModel();
+    const lines = ['| N | T | naive (cycles per element) | tiled (cycles per element) | tiled / naive |', '|--:|--:|--:|--:|--:|'];
+    for (const c of s.cases) {
+      const key = `${c.n}:${c.tile}`;
+      lines.push(`| ${c.n} | ${c.tile} | ${numSpan(`data-seed="naive:${key}"`, c.naive, 0)} | ${numSpan(`data-seed="tiled:${key}"`, c.tiled, 0)} | ${numSpan(`data-seed="percent:${key}"`, c.percent, 2)}% |`);
+    }
+    return lines.join('\n') + '\n\n<p class="src">Source: <code>seed_cycles_naive</code> and <code>seed_cycles_tiled</code> in checker/model.c, run by slides/trace/seed_model.c at build time.</p>';
+  }
+
+  build(sectionsDir) {
+    const read = (f) => {
+      const p = path.join(sectionsDir, f);
+      if (!fs.existsSync(p)) throw new DeckError(`missing section template ${path.relative(this.root, p)}`);
+      return fs.readFileSync(p, 'utf8').trim();
+    };
+    const parts = [];
+    const r = this.results.report;
+    const frontMatter = (`---
+marp: true
+theme: gpulab
+paginate: true
+size: 16:9
+footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.slice(0, 10)}'
+---`);
+    const expandFile = (f, labDir) => this.expand(read(f), labDir, `slides/sections/${f}`);
+    parts.push(expandFile('intro.md'));
+    parts.push(expandFile('model.md'));
+    for (const labDir of this.labDirs()) {
+      const file = `${labDir}.md`;
+      if (!fs.existsSync(path.join(sectionsDir, file)))
+        throw new DeckError(`labs/${labDir} has no section in the deck: write slides/sections/${file} (idea, diagram, key code, what changed, numbers, questions; see slides/README.md)`);
+      const text = read(file);
+      if (!new RegExp(`^# .*Lab ${labDir.slice(0, 2)}\\b`, 'm').test(text)) throw new DeckError(`slides/sections/${file} must open with a '# Lab ${labDir.slice(0, 2)} ...' heading`);
+      labEntry(this.results, labDir); // the lab must be in the run: its section quotes it
+      parts.push(this.expand(text, labDir, `slides/sections/${file}`));
+    }
+    parts.push(expandFile('measured.md'));
+    parts.push(expandFile('summary.md'));
+    return frontMatter + '\n\n' + parts.join('\n\n---\n\n') + '\n';
+  }
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const root = path.resolve(args.root);
+  const resultsFile = args.results ? path.resolve(root, args.results) : newestH100Report(path.join(root, 'docs/results'));
+  const results = loadResults(resultsFile);
+  const out = path.resolve(root, args.out);
+  fs.mkdirSync(out, { recursive: true });
+  const deck = new Deck(root, results, out);
+  const markdown = deck.build(path.join(root, 'slides/sections'));
+  fs.writeFileSync(path.join(out, 'deck.md'), markdown);
+  fs.writeFileSync(path.join(out, 'results-used.txt'), path.relative(root, resultsFile) + '\n');
+  console.log(`slides: deck.md from ${path.relative(root, resultsFile)} (${markdown.split(/\n---\n/).length - 1} slides)`); // the front matter's closing --- counts as the first break
+}
+
+try {
+  main();
+} catch (e) {
+  if (e instanceof DeckError) {
+    console.error(`slides: error: ${e.message}`);
+    process.exit(2);
+  }
+  throw e;
+}
