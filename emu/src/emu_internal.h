@@ -71,8 +71,8 @@ enum { K_LOAD = 0, K_STORE = 1, K_ATOMIC = 2 };
  *   - races: two warps of the block touch a word in one barrier interval, at
  *     least one of them writing (atomics against atomics excepted);
  *   - warp exchanges without __syncwarp: a lane loads a word that another lane
- *     of its warp stored since the warp's last __syncwarp / shuffle / vote /
- *     __syncthreads. */
+ *     of its warp stored, or stores over a word another lane of its warp loaded,
+ *     since the warp's last __syncwarp / shuffle / vote / __syncthreads. */
 typedef struct {
     int intra_warp;      /* 1: an exchange between lanes of one warp; 0: a race between warps */
     unsigned int thread; /* the earlier access: linear thread index in the block */

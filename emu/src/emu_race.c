@@ -205,7 +205,28 @@ static int check(const cell *c, int kind, unsigned int thread, uint8_t mask, uin
         hit_from(hit, w, w->atomic ? K_ATOMIC : K_STORE, 0, word);
         return 1;
     }
+    /* A store over a word another lane of this warp loaded with no warp operation in
+     * between (write after read): under independent thread scheduling the load may
+     * come after the store. */
+    for (int i = 0; i < 2; i++) {
+        const record *r = rs[i];
+        if (current(r) && (r->mask & mask) && warp_of(r->thread) == warp && r->thread != thread &&
+            r->stamp >= warp_synced[warp]) {
+            hit_from(hit, r, K_LOAD, 1, word);
+            return 1;
+        }
+    }
     return 0;
+}
+
+/* Another read by the warp of r: r keeps the first reader since the warp's last warp
+ * operation, so a store by another lane of the warp is seen as write-after-read. */
+static void merge_reader(record *r, uintptr_t site, unsigned int thread, uint8_t mask, unsigned int warp)
+{
+    if (r->stamp < warp_synced[warp])
+        note(r, site, thread, (uint8_t)(r->mask | mask), 0);
+    else
+        r->mask |= mask;
 }
 
 static void remember(cell *c, int kind, uintptr_t site, unsigned int thread, uint8_t mask)
@@ -219,9 +240,9 @@ static void remember(cell *c, int kind, uintptr_t site, unsigned int thread, uin
         note(&c->r1, site, thread, mask, 0);
         c->r2.stamp = 0;
     } else if (warp_of(c->r1.thread) == warp) {
-        c->r1.mask |= mask;
+        merge_reader(&c->r1, site, thread, mask, warp);
     } else if (current(&c->r2) && warp_of(c->r2.thread) == warp) {
-        c->r2.mask |= mask;
+        merge_reader(&c->r2, site, thread, mask, warp);
     } else {
         note(&c->r2, site, thread, mask, 0);
     }

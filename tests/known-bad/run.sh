@@ -133,7 +133,8 @@ for p in "${patches[@]}"; do
         rm -rf "$tree" "$build"/*/tree
         mkdir -p "$tree/$lab"
         file=$tree/$lab/$(basename "$src")
-        cp "$src" "$file"
+        # The patches are made against the solution without the deck's `// slide:` markers.
+        grep -v '^[[:space:]]*// slide:' "$src" > "$file"
         if ! patch -s --no-backup-if-mismatch "$file" < "$p" > "$log" 2>&1; then
             why="patch does not apply to $src (the solution changed?): $(head -n 1 "$log")"
         fi
