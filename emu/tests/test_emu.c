@@ -540,6 +540,18 @@ static void test_broken_volatile_last_warp(void)
     CU_ASSERT_FALSE(has(&r, "emu: warning"));
 }
 
+static void test_broken_write_after_read_in_warp(void)
+{
+    static case_run r;
+    run_case(case_warp, 3, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[warp-sync]", "warp_exchange.cu", "war-store")); /* the store */
+    CU_ASSERT(names_line(&r, "warp_exchange.cu", "war-load"));               /* the other lane's load */
+    CU_ASSERT(has(&r, "stores to shared memory s"));
+    CU_ASSERT(has(&r, "loaded at"));
+}
+
 static void test_broken_volatile_last_warp_warn(void)
 {
     static const char *const env[] = {"EMU_WARP_SYNC=warn", NULL};
@@ -746,6 +758,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: stride >> 1 (probable endless loop)", test_broken_endless_stride) ||
         !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp: [warp-sync] error)", test_broken_volatile_last_warp) ||
         !CU_add_test(s, "broken: volatile last warp, EMU_WARP_SYNC=warn (a warning)", test_broken_volatile_last_warp_warn) ||
+        !CU_add_test(s, "broken: a lane overwrites what another lane read (write after read: [warp-sync])",
+                     test_broken_write_after_read_in_warp) ||
         !CU_add_test(s, "broken: reduction, edge threads leave shared memory unwritten ([uninitialized-shared])", test_broken_uninit_shared) ||
         !CU_add_test(s, "broken: the same in extern __shared__ memory", test_broken_uninit_dynamic_shared) ||
         !CU_add_test(s, "broken: accumulating into unwritten cudaMalloc memory ([uninitialized-global])", test_broken_uninit_global) ||

@@ -7,7 +7,10 @@
  *      [warp-sync] error; with EMU_WARP_SYNC=warn it warns, once per pair of
  *      lines, and lets the kernel finish;
  *   1  __syncwarp() between the reads and the writes of every step: no warning;
- *   2  __shfl_down_sync, no shared memory at all: no warning. */
+ *   2  __shfl_down_sync, no shared memory at all: no warning;
+ *   3  __syncwarp() after the writes only: a lane overwrites a word another lane
+ *      read in the same step, with nothing to keep the read first (write after
+ *      read): a [warp-sync] error at the store. */
 #include "broken.h"
 
 #include <cuda_runtime.h>
@@ -46,6 +49,22 @@ __global__ void last_warp_syncwarp(const int *in, int *out)
         out[0] = s[0];
 }
 
+__global__ void last_warp_no_read_sync(const int *in, int *out)
+{
+    __shared__ int s[64];
+    unsigned int t = threadIdx.x;
+    s[t] = in[t];
+    s[t + 32] = in[t + 32];
+    __syncwarp();
+    for (unsigned int offset = 32; offset > 0; offset /= 2) {
+        int partner = s[t + offset]; // @war-load
+        s[t] += partner;             // @war-store
+        __syncwarp();
+    }
+    if (t == 0)
+        out[0] = s[0];
+}
+
 __global__ void last_warp_shuffle(const int *in, int *out)
 {
     unsigned int t = threadIdx.x;
@@ -68,6 +87,8 @@ extern "C" int broken_warp_exchange(int variant, int *sum)
         last_warp_volatile<<<1, 32>>>(in, out);
     else if (variant == 1)
         last_warp_syncwarp<<<1, 32>>>(in, out);
+    else if (variant == 3)
+        last_warp_no_read_sync<<<1, 32>>>(in, out);
     else
         last_warp_shuffle<<<1, 32>>>(in, out);
     int e = cudaDeviceSynchronize();
