@@ -141,13 +141,25 @@ CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$
              $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(filter 1,$(FAST)),--fast) \
              $(if $(VARIANT),--variant $(VARIANT)) $(CHECK_EXTRA)
 
+# On a GPU the emulator's diagnostics run too where its toolchain is installed (tools/setup
+# emu): the same lab files are built for it, and the checker runs them on the emulator's
+# cases. EMU_DIAG=0 turns that off; EMU_DIAG_BUILD=dir uses emulator programs built elsewhere.
+ifeq ($(BACKEND),gpu)
+EMU_DIAG ?= $(if $(filter 1,$(FAST)),0,$(shell tools/setup --check emu >/dev/null 2>&1 && echo 1))
+endif
+# $(1): the build target for the emulator (build-labs, build-solutions), $(2): its folder.
+emu_diag_build = $(if $(and $(filter 1,$(EMU_DIAG)),$(if $(EMU_DIAG_BUILD),,yes)),@$(MAKE) --no-print-directory BACKEND=emu $(1))
+emu_diag_args = $(if $(EMU_DIAG_BUILD),--emu-build $(EMU_DIAG_BUILD),$(if $(filter 1,$(EMU_DIAG)),--emu-build $(BUILD)/emu/$(1)))
+
 check: $(CHECKER) build-labs
 	$(ANNOUNCE)
-	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(SELECTED)
+	$(call emu_diag_build,build-labs)
+	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(call emu_diag_args,$(if $(TREE),tree,labs)) $(SELECTED)
 
 solutions: $(CHECKER) build-solutions
 	$(ANNOUNCE)
-	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(SELECTED)
+	$(call emu_diag_build,build-solutions)
+	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(SELECTED)
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),

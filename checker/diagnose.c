@@ -68,8 +68,52 @@ static int file_mentions(const char *path, const char *text)
     return found;
 }
 
-void stage_diagnose(const check_options *opt, const char *program, const check_variant *v,
-                    const check_case_set *set, const char *workdir, kernel_report *k)
+/* The emulator's build of the same lab file over the emulator's cases: races between
+ * warps, a missing __syncwarp(), uninitialized memory, masks, out-of-bounds accesses a
+ * GPU forgives. Returns 1 when it found something (k updated). */
+static int emulator_diagnose(const check_options *opt, const char *emu_program, const check_variant *v,
+                             const char *workdir, kernel_report *k)
+{
+    check_case_set set;
+    run_outcome outcome;
+    kernel_report emulated;
+    check_options emu_opt = *opt;
+    int found = 0;
+
+    emu_opt.backend = "emu";
+    if (cases_build(v, BACKEND_EMU, opt->seed, &set) != 0)
+        return 0;
+    for (int c = 0; c < set.count; c++) /* diagnostics, not times */
+        set.cases[c].repeats = 0;
+    set.timed = -1;
+    if (stage_run(&emu_opt, emu_program, v, &set, workdir, "emu-diagnose", &outcome) == 0) {
+        memset(&emulated, 0, sizeof emulated);
+        emulated.variant = v;
+        stage_judge(&emu_opt, v, &set, &outcome, &emulated);
+        /* A diagnosis (a tagged class) is news; wrong numbers the GPU run already reported. */
+        int diagnosis = !emulated.correct && emulated.verdict != VERDICT_WRONG &&
+                        emulated.verdict != VERDICT_UNWRITTEN && emulated.verdict != VERDICT_NO_OUTPUT;
+        if (diagnosis) {
+            char earlier[sizeof k->message];
+            snprintf(earlier, sizeof earlier, "%s", k->message);
+            k->verdict = emulated.verdict;
+            snprintf(k->message, sizeof k->message, "the emulator's diagnostics (the same file, emulated): %.3000s%s%.900s",
+                     emulated.message, k->correct ? "" : ". The GPU run's wrong results: ",
+                     k->correct ? "" : earlier);
+            k->correct = 0;
+            found = 1;
+        } else if (emulated.warnings[0] && v->legacy_warp_sync) {
+            size_t used = strlen(k->warnings);
+            snprintf(k->warnings + used, sizeof k->warnings - used, "%s", emulated.warnings);
+        }
+        run_outcome_free(&outcome);
+    }
+    cases_free(&set);
+    return found;
+}
+
+void stage_diagnose(const check_options *opt, const char *program, const char *emu_program,
+                    const check_variant *v, const check_case_set *set, const char *workdir, kernel_report *k)
 {
     char sanitizer[1024], out_txt[600], err_txt[600], input[600], output[600], found[900], why[300];
     check_case_set small = *set;
@@ -80,8 +124,15 @@ void stage_diagnose(const check_options *opt, const char *program, const check_v
     int wrong_numbers = k->verdict == VERDICT_WRONG || k->verdict == VERDICT_UNWRITTEN || k->verdict == VERDICT_UNSTABLE;
     if (opt->fast || strcmp(opt->backend, "gpu") != 0 || !k->ran || !(k->correct || wrong_numbers))
         return;
+    if (emu_program) {
+        snprintf(k->checks, sizeof k->checks, "emulator diagnostics, ");
+        if (emulator_diagnose(opt, emu_program, v, workdir, k))
+            return;
+    }
+    size_t checks_used = strlen(k->checks);
     if (find_program("compute-sanitizer", sanitizer, sizeof sanitizer) != 0) {
-        snprintf(k->checks, sizeof k->checks, "compute-sanitizer not found: sanitizer checks skipped");
+        snprintf(k->checks + checks_used, sizeof k->checks - checks_used,
+                 "compute-sanitizer not found: sanitizer checks skipped");
         return;
     }
     small.count = 0;
@@ -98,7 +149,7 @@ void stage_diagnose(const check_options *opt, const char *program, const check_v
     snprintf(output, sizeof output, "%s/diag-out-%s.bin", workdir, v->name);
     if (cases_write_input(v, &small, input) != 0)
         return;
-    snprintf(k->checks, sizeof k->checks, "compute-sanitizer");
+    snprintf(k->checks + checks_used, sizeof k->checks - checks_used, "compute-sanitizer");
     setenv("LAB_GUARD_BANDS", "0", 1);
     for (size_t t = 0; t < sizeof TOOLS / sizeof TOOLS[0]; t++) {
         snprintf(out_txt, sizeof out_txt, "%s/diag-%s-%s.out", workdir, v->name, TOOLS[t].tool);

@@ -29,7 +29,7 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
-                    "             [--profile] [--require-model] [--timed-only] [--fast] [--variant NAME]"
+                    "             [--profile] [--require-model] [--timed-only] [--fast] [--variant NAME] [--emu-build DIR]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] LAB...\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
@@ -82,7 +82,8 @@ static void take_device_facts(run_report *run, const labio_file *out)
 
 /* One kernel variant through every stage. */
 static void check_variant_stages(const check_options *opt, run_report *run, const char *program,
-                                 const check_variant *v, const char *workdir, kernel_report *k)
+                                 const char *emu_program, const check_variant *v, const char *workdir,
+                                 kernel_report *k)
 {
     check_case_set set;
     run_outcome outcome;
@@ -110,7 +111,7 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     if (outcome.have_output)
         take_device_facts(run, &outcome.out);
     stage_judge(opt, v, &set, &outcome, k);
-    stage_diagnose(opt, program, v, &set, workdir, k);
+    stage_diagnose(opt, program, emu_program, v, &set, workdir, k);
     stage_measure(opt, run, program, v, &set, &outcome, workdir, k);
     run_outcome_free(&outcome);
     cases_free(&set);
@@ -124,7 +125,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 int main(int argc, char **argv)
 {
-    check_options opt = {NULL, NULL, NULL, NULL, "gpu", 0, 0, 0, 0, 0, 1, 60.0};
+    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, 0, 0, 0, 0, 0, 1, 60.0};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
@@ -142,6 +143,8 @@ int main(int argc, char **argv)
             opt.timed_only = 1;
         else if (strcmp(argv[i], "--fast") == 0)
             opt.fast = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--emu-build") == 0)
+            opt.emu_build = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--variant") == 0)
             only_variant = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--tree") == 0)
@@ -198,7 +201,12 @@ int main(int argc, char **argv)
     for (int l = 0; l < lab_count; l++) {
         const check_lab *lab = check_find_lab(labs[l]);
         lab_report *report = &run.labs[run.count];
-        char program[512], source[512];
+        char program[512], source[512], emu_program[512] = "";
+        if (opt.emu_build) {
+            snprintf(emu_program, sizeof emu_program, "%s/%s/lab", opt.emu_build, lab->dir);
+            if (access(emu_program, X_OK) != 0)
+                emu_program[0] = '\0';
+        }
         memset(report, 0, sizeof *report);
         report->lab = lab;
         run.count++;
@@ -210,7 +218,8 @@ int main(int argc, char **argv)
             if (only_variant && strcmp(only_variant, lab->variants[i].name) != 0)
                 continue;
             kernel_report *k = &report->kernels[report->count++];
-            check_variant_stages(&opt, &run, program, &lab->variants[i], workdir, k);
+            check_variant_stages(&opt, &run, program, emu_program[0] ? emu_program : NULL, &lab->variants[i],
+                                 workdir, k);
             report->correct &= k->correct;
         }
         if (report->count == 0) {

@@ -3,7 +3,8 @@
  *   run       write the inputs, run the lab program under a time limit, read its output
  *   judge     the verdict: every case against the reference, and what the program's
  *             own diagnostics (the emulator's, the harness's) found
- *   diagnose  on a GPU, the small cases again under compute-sanitizer, folded into the verdict
+ *   diagnose  on a GPU, the emulator's diagnostics on its small cases (where its build exists)
+ *             and compute-sanitizer on the small cases, folded into the verdict
  *   measure   the timed case: times, rates, the traffic model, measured counters
  *   report    (report.h) the text report, the ladder, the JSON
  *
@@ -20,6 +21,7 @@
 
 typedef struct {
     const char *tree, *build, *json, *counters_csv, *backend;
+    const char *emu_build; /* on a GPU: the emulator's build of the same lab files, for its diagnostics */
     int ladder, profile, require_model, timed_only;
     int fast; /* skip the diagnose stage (timing runs only, never grading) */
     uint64_t seed;
@@ -47,10 +49,12 @@ void run_outcome_free(run_outcome *o);
 void stage_judge(const check_options *opt, const check_variant *v, const check_case_set *set, const run_outcome *o,
                  kernel_report *k);
 
-/* On a GPU: the correctness cases (the small ones) under compute-sanitizer's tools;
- * a finding turns a passing kernel into a failing one. Adds what ran to k->checks. */
-void stage_diagnose(const check_options *opt, const char *program, const check_variant *v,
-                    const check_case_set *set, const char *workdir, kernel_report *k);
+/* On a GPU: the emulator's build of the lab file (emu_program, NULL when there is none)
+ * over the emulator's cases, with all its diagnostics, and the correctness cases (the small
+ * ones) under compute-sanitizer's tools. A finding turns a passing kernel into a failing
+ * one, or names the cause of wrong results. Adds what ran to k->checks. */
+void stage_diagnose(const check_options *opt, const char *program, const char *emu_program,
+                    const check_variant *v, const check_case_set *set, const char *workdir, kernel_report *k);
 
 /* The timed case: medians, rates, the model, the measured counters; on the emulator a
  * kernel whose loads cannot cover its inputs, and on a GPU a time below what DRAM

@@ -32,6 +32,10 @@
 #   BACKEND=gpu tests/known-bad/run.sh     on the GPU
 #   KNOWN_BAD_FILTER=05- tests/known-bad/run.sh   only the patches whose name matches
 #   tests/known-bad/run.sh --list          the corpus as a Markdown table
+#   tests/known-bad/run.sh --prebuild-emu DIR   build each patched file for the emulator into
+#                                          DIR/<patch>/ (for a GPU machine without its toolchain)
+#   KNOWN_BAD_EMU_PREBUILT=DIR BACKEND=gpu tests/known-bad/run.sh   on a GPU, with the emulator's
+#                                          diagnostics from those programs (EMU_DIAG_BUILD)
 # Builds go to $BUILD/known-bad (BUILD defaults to build), reused between patches:
 # only the lab file is rebuilt.
 set -uo pipefail
@@ -59,6 +63,27 @@ if [ "${1:-}" = "--list" ]; then
     for p in "${patches[@]}"; do
         gap=$(header "$p" gap)
         echo "| \`$(basename "$p")\` | $(header "$p" lab) | \`$(header "$p" variant)\` | \`$(header "$p" verdict)\` | $(header "$p" why)${gap:+ (known gap: $gap)} |"
+    done
+    exit 0
+elif [ "${1:-}" = "--prebuild-emu" ] && [ -n "${2:-}" ]; then
+    prebuilt=$(mkdir -p "$2" && cd "$2" && pwd)
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    for p in "${patches[@]}"; do
+        name=$(basename "$p" .patch)
+        lab=$(header "$p" lab)
+        src=$(ls solutions/"$lab"/*.cu | head -n 1)
+        rm -rf "$work/tree" && mkdir -p "$work/tree/$lab"
+        grep -v '^[[:space:]]*// slide:' "$src" > "$work/tree/$lab/$(basename "$src")"
+        patch -s --no-backup-if-mismatch "$work/tree/$lab/$(basename "$src")" < "$p" || continue
+        rm -rf "$work/build/emu/tree"
+        if make --no-print-directory TREE="$work/tree" LAB="${lab:0:2}" BUILD="$work/build" BACKEND=emu build-labs \
+            > "$work/log" 2>&1; then
+            mkdir -p "$prebuilt/$name/$lab" && cp "$work/build/emu/tree/$lab/lab" "$prebuilt/$name/$lab/lab"
+            echo "  built  $name"
+        else
+            echo "  -      $name (does not build for the emulator)"
+        fi
     done
     exit 0
 elif [ $# -gt 0 ]; then
@@ -141,6 +166,13 @@ for p in "${patches[@]}"; do
     fi
 
     make_args=(--no-print-directory TREE="$tree" LAB="${lab:0:2}" BUILD="$build" BACKEND="$backend")
+    if [ -n "${KNOWN_BAD_EMU_PREBUILT:-}" ]; then
+        if [ -d "$KNOWN_BAD_EMU_PREBUILT/$name" ]; then
+            make_args+=(EMU_DIAG_BUILD="$KNOWN_BAD_EMU_PREBUILT/$name")
+        else
+            make_args+=(EMU_DIAG=0)
+        fi
+    fi
     if [ -z "$why" ]; then
         if ! make "${make_args[@]}" build-labs >> "$log" 2>&1; then
             case "|$verdict|" in
