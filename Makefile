@@ -16,7 +16,9 @@
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
 # counters), SEED=N (other inputs), TIMEOUT=S (seconds per kernel variant), BACKEND=gpu|emu
 # (default: the GPU when one answers, else the CPU emulator), VARIANT=name (one kernel),
-# FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading).
+# FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading),
+# VIEW=1 (check/solutions: also an HTML report per lab that draws every warp's accesses,
+# build/report/NN/index.html; build/report/solutions/NN for solutions).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -141,13 +143,27 @@ CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$
              $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(filter 1,$(FAST)),--fast) \
              $(if $(VARIANT),--variant $(VARIANT)) $(CHECK_EXTRA)
 
-check: $(CHECKER) build-labs
-	$(ANNOUNCE)
-	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(SELECTED)
+# VIEW=1: the checker writes an HTML report per lab (checker/view.c). Each lab is built on its
+# own with its compiler output kept in build.log, so a lab that does not build still gets a page
+# saying so; on a GPU the pictures come from the emulator's build of the same files, when the
+# emulator is installed. $(1): the build target, $(2): the folder of its programs.
+ifeq ($(VIEW),1)
+VIEW_BUILD = @for lab in $(SELECTED); do mkdir -p $(2)/$$lab; \
+	    $(MAKE) --no-print-directory $(2)/$$lab/lab 2>&1 | tee $(2)/$$lab/build.log; \
+	    [ $${PIPESTATUS[0]} = 0 ] || rm -f $(2)/$$lab/lab; done \
+	$(if $(filter gpu,$(BACKEND)),; ! tools/setup --check emu 2>/dev/null || $(MAKE) --no-print-directory BACKEND=emu $(1) || true)
+VIEW_ARGS = --view $(BUILD)/report $(if $(filter gpu,$(BACKEND)),--view-build $(patsubst $(TARGET)/%,$(BUILD)/emu/%,$(1)))
+endif
 
-solutions: $(CHECKER) build-solutions
+check: $(CHECKER) $(if $(filter 1,$(VIEW)),,build-labs)
+	$(call VIEW_BUILD,build-labs,$(CHECK_BUILD))
 	$(ANNOUNCE)
-	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(SELECTED)
+	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(call VIEW_ARGS,$(CHECK_BUILD)) $(SELECTED)
+
+solutions: $(CHECKER) $(if $(filter 1,$(VIEW)),,build-solutions)
+	$(call VIEW_BUILD,build-solutions,$(TARGET)/solutions)
+	$(ANNOUNCE)
+	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call VIEW_ARGS,$(TARGET)/solutions) $(SELECTED)
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),
