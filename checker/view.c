@@ -323,8 +323,8 @@ static void draw_shared(FILE *f, const trace_data *t, const site_sum *s, uint64_
     double lane_x[32];
     const char *colour = r->kind == 'l' ? C_LOAD : C_STORE;
     int rows = degree > 8 ? 8 : degree; /* taller columns are cut, and labelled with their height */
-    double ch = rows > 4 ? 60.0 / rows : 15;
-    int height = 150 + (int)(rows * ch);
+    double ch = rows > 4 ? 60.0 / rows : 15, bottom = 122 + rows * ch + (degree > rows ? 12 : 0);
+    int height = (int)bottom + 40;
     fprintf(f, "<svg viewBox='0 0 800 %d' width='800' role='img' aria-label='lanes to banks'>", height);
     long hot_lane = -1;
     for (int lane = 0; lane < 32; lane++)
@@ -360,40 +360,66 @@ static void draw_shared(FILE *f, const trace_data *t, const site_sum *s, uint64_
     fprintf(f,
             "<text x='40' y='%d' font-size='12'>this instruction: %d lanes, %d distinct words, the busiest bank serves "
             "%d of them: %d-way (%s)</text>",
-            height - 22, popcount32(r->mask), n, degree, degree, degree > ideal ? "bank conflict" : "no conflict");
+            (int)bottom + 16, popcount32(r->mask), n, degree, degree, degree > ideal ? "bank conflict" : "no conflict");
     fprintf(f,
             "<text x='40' y='%d' font-size='12'>all %ld at this line: %ld wavefronts, %ld more than conflict-free, "
             "worst %d-way</text></svg>",
-            height - 6, s->inst, s->units, s->conflicts, s->worst);
+            (int)bottom + 32, s->inst, s->units, s->conflicts, s->worst);
 }
 
 /* Active lanes of block 0 (of the first grid of this kernel), one row per warp
  * instruction, rows grouped by barrier interval ("step"); each warp's k-th
  * instruction of a step shares row k, so warps line up. */
-static void draw_timeline(FILE *f, const trace_data *t, const char *kernel, int launch)
+static void draw_timeline(FILE *f, const trace_data *t, int launch)
 {
+    typedef struct {
+        int step, order, site, active;
+        char kind;
+        uint32_t masks[32];
+        unsigned has; /* bit w: warp w issued this row's instruction */
+    } tl_row;
     const trace_launch *L = &t->launches[launch];
     unsigned threads = L->block[0] * L->block[1] * L->block[2], warps = (threads + 31) / 32, shown_warps = warps;
     if (shown_warps > 8)
         shown_warps = 8;
-    /* rows: (interval, order) pairs present in block 0 */
+    /* rows: the (interval, order) pairs of block 0, in that order */
     int max_interval = -1;
     for (int i = 0; i < t->nrec; i++)
         if (t->recs[i].launch == launch && t->recs[i].blk == 0 && t->recs[i].interval > max_interval)
             max_interval = t->recs[i].interval;
     if (max_interval < 0)
         return;
-    int *rows_in = calloc((size_t)max_interval + 1, sizeof *rows_in);
-    if (!rows_in)
+    int *first_row = calloc((size_t)max_interval + 2, sizeof *first_row);
+    if (!first_row)
         return;
     for (int i = 0; i < t->nrec; i++) {
         const trace_rec *r = &t->recs[i];
-        if (r->launch == launch && r->blk == 0 && r->order + 1 > rows_in[r->interval])
-            rows_in[r->interval] = r->order + 1;
+        if (r->launch == launch && r->blk == 0 && r->order + 1 > first_row[r->interval + 1])
+            first_row[r->interval + 1] = r->order + 1;
     }
-    int total_rows = 0, row_cap = 160;
-    for (int k = 0; k <= max_interval; k++)
-        total_rows += rows_in[k];
+    for (int k = 1; k <= max_interval + 1; k++)
+        first_row[k] += first_row[k - 1]; /* now: the first row of interval k, and the count at the end */
+    int total_rows = first_row[max_interval + 1], row_cap = 160;
+    tl_row *rows = calloc((size_t)total_rows, sizeof *rows);
+    if (!rows) {
+        free(first_row);
+        return;
+    }
+    for (int i = 0; i < total_rows; i++)
+        rows[i].site = -1;
+    for (int i = 0; i < t->nrec; i++) {
+        const trace_rec *r = &t->recs[i];
+        if (r->launch != launch || r->blk != 0)
+            continue;
+        tl_row *x = &rows[first_row[r->interval] + r->order];
+        x->step = r->interval + 1;
+        x->order = r->order;
+        x->masks[r->warp] = r->mask;
+        x->has |= 1u << r->warp;
+        x->active += popcount32(r->mask);
+        if (x->site < 0)
+            x->site = r->site, x->kind = r->kind;
+    }
     int drawn_rows = total_rows > row_cap ? row_cap : total_rows;
     double lw = 720.0 / (shown_warps * 32 + (shown_warps - 1) * 2), rh = drawn_rows > 60 ? 6 : 10;
     if (lw > 6)
@@ -403,54 +429,52 @@ static void draw_timeline(FILE *f, const trace_data *t, const char *kernel, int 
     for (unsigned w = 0; w < shown_warps; w++)
         fprintf(f, "<text x='%.1f' y='14' font-size='11'>warp %u</text>", 70 + w * (32 + 2) * lw, w);
     double y = 24;
-    int row = 0;
-    for (int k = 0; k <= max_interval && row < row_cap; k++) {
-        for (int o = 0; o < rows_in[k] && row < row_cap; o++, row++) {
-            uint32_t masks[32] = {0};
-            int has[32] = {0}, site = -1, active = 0;
-            char kind = 0;
-            for (int i = 0; i < t->nrec; i++) {
-                const trace_rec *r = &t->recs[i];
-                if (r->launch != launch || r->blk != 0 || r->interval != k || r->order != o || r->warp >= 32)
-                    continue;
-                masks[r->warp] = r->mask;
-                has[r->warp] = 1;
-                active += popcount32(r->mask);
-                if (site < 0)
-                    site = r->site, kind = r->kind;
+    for (int i = 0; i < drawn_rows; i++) {
+        const tl_row *x = &rows[i];
+        if (i > 0 && x->order == 0)
+            y += 4; /* a barrier between steps */
+        fprintf(f, "<g class='row' data-step='%d' data-order='%d' data-active='%d' data-threads='%u' data-masks='", x->step,
+                x->order, x->active, threads);
+        for (unsigned w = 0; w < warps && w < 32; w++)
+            fprintf(f, "%s%s%08x", w ? "," : "", x->has >> w & 1u ? "" : "-", x->has >> w & 1u ? x->masks[w] : 0u);
+        fprintf(f, "'>");
+        if (x->order == 0)
+            fprintf(f, "<text x='2' y='%.1f' font-size='10'>step %d</text>", y + 8, x->step);
+        const char *colour = x->kind == 'l' ? C_LOAD : x->kind == 's' ? C_STORE : x->kind == 'w' ? "#805ad5" : "#38a169";
+        for (unsigned w = 0; w < shown_warps; w++) {
+            double x0 = 70 + w * (32 + 2) * lw;
+            if (!(x->has >> w & 1u)) {
+                fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='#fff' stroke='#edf2f7'/>", x0, y,
+                        32 * lw, rh - 1);
+                continue;
             }
-            fprintf(f, "<g class='row' data-step='%d' data-order='%d' data-active='%d' data-threads='%u' data-masks='", k + 1,
-                    o, active, threads);
-            for (unsigned w = 0; w < warps; w++)
-                fprintf(f, "%s%s%08x", w ? "," : "", has[w] ? "" : "-", has[w] ? masks[w] : 0u);
-            fprintf(f, "'>");
-            if (o == 0)
-                fprintf(f, "<text x='2' y='%.1f' font-size='10'>step %d</text>", y + rh - 1, k + 1);
-            for (unsigned w = 0; w < shown_warps; w++) {
-                double x0 = 70 + w * (32 + 2) * lw;
-                if (!has[w]) {
-                    fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='#fff' stroke='#edf2f7'/>", x0, y,
-                            32 * lw, rh - 1);
-                    continue;
-                }
-                const char *colour = kind == 'l' ? C_LOAD : kind == 's' ? C_STORE : kind == 'w' ? "#805ad5" : "#38a169";
-                /* runs of lanes alike as one rectangle, thin white rules between lanes: a small file */
-                int lanes = threads - w * 32 < 32 ? (int)(threads - w * 32) : 32;
-                for (int lane = 0; lane < lanes;) {
-                    int on = masks[w] >> lane & 1u, end = lane;
-                    while (end < lanes && (int)(masks[w] >> end & 1u) == on)
-                        end++;
-                    fprintf(f, "<rect x='%.2f' y='%.1f' width='%.2f' height='%.1f' fill='%s'/>", x0 + lane * lw, y,
-                            (end - lane) * lw - .3, rh - 1, on ? colour : "#cbd5e0");
-                    lane = end;
-                }
+            /* a run of lanes alike is one rectangle: a 1024-thread block stays a small file */
+            int lanes = threads - w * 32 < 32 ? (int)(threads - w * 32) : 32;
+            for (int lane = 0; lane < lanes;) {
+                int on = x->masks[w] >> lane & 1u, end = lane;
+                while (end < lanes && (int)(x->masks[w] >> end & 1u) == on)
+                    end++;
+                fprintf(f, "<rect x='%.2f' y='%.1f' width='%.2f' height='%.1f' fill='%s'/>", x0 + lane * lw, y,
+                        (end - lane) * lw - .3, rh - 1, on ? colour : "#cbd5e0");
+                lane = end;
             }
-            fprintf(f, "<text x='%.1f' y='%.1f' font-size='10'>line %s%s</text></g>", 74 + shown_warps * (32 + 2) * lw,
-                    y + rh - 1, line_number(trace_site_line(t, site)),
-                    kind == 'l' ? " load" : kind == 's' ? " store" : kind == 'w' ? " warp op" : " atomic");
-            y += rh;
         }
-        y += 4;
+        /* the source line, once for a run of rows at the same line and kind */
+#define SAME_LINE(a, b) ((a)->kind == (b)->kind && strcmp(trace_site_line(t, (a)->site), trace_site_line(t, (b)->site)) == 0)
+        if (i == 0 || x->order == 0 || !SAME_LINE(&rows[i - 1], x)) {
+            int run = 1;
+            while (i + run < drawn_rows && rows[i + run].order != 0 && SAME_LINE(&rows[i + run], x))
+                run++;
+            fprintf(f, "<text x='%.1f' y='%.1f' font-size='10'>line %s%s", 74 + shown_warps * (32 + 2) * lw, y + 8,
+                    line_number(trace_site_line(t, x->site)),
+                    x->kind == 'l' ? " load" : x->kind == 's' ? " store" : x->kind == 'w' ? " warp op" : " atomic");
+            if (run > 1)
+                fprintf(f, " x%d", run);
+            fprintf(f, "</text>");
+        }
+#undef SAME_LINE
+        fprintf(f, "</g>");
+        y += rh;
     }
     fprintf(f, "<text x='2' y='%.1f' font-size='11'>", y + 14);
     if (warps > shown_warps)
@@ -458,8 +482,8 @@ static void draw_timeline(FILE *f, const trace_data *t, const char *kernel, int 
     if (total_rows > drawn_rows)
         fprintf(f, "the first %d of %d instructions drawn; ", drawn_rows, total_rows);
     fprintf(f, "blue: load, orange: store, purple: warp operation, grey: an idle lane of a warp that issued</text></svg>");
-    free(rows_in);
-    (void)kernel;
+    free(rows);
+    free(first_row);
 }
 
 /* ---- a diagnosis ---- */
@@ -839,7 +863,7 @@ static void view_kernel(FILE *f, const check_options *opt, const char *program, 
         fprintf(f, "<figure class='pic' data-kind='lanes' data-kernel='");
         esc(f, name);
         fprintf(f, "'>");
-        draw_timeline(f, &t, name, g);
+        draw_timeline(f, &t, g);
         fprintf(f, "<figcaption>Each row is one warp instruction of block 0, each column one thread, rows grouped by "
                    "the steps between barriers: look for grey, the lanes that idle while their warp works "
                    "(divergence), and for white, whole warps with nothing to do.</figcaption></figure>");
