@@ -84,7 +84,7 @@ CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
-.PHONY: help check solutions textbook bench-emu test build-labs build-solutions build-all clean tools doctor
+.PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
 help:
 	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
 
@@ -181,6 +181,10 @@ build-all: $(ALL_PROGRAMS) $(CHECKER)
 bench-emu:
 	@$(MAKE) --no-print-directory solutions BACKEND=emu
 
+# The HTML report's tests (VIEW=1): pictures against the counters, failures, headless Chromium.
+test-view: $(CHECKER) slides-deps
+	@BUILD=$(BUILD) node tests/view/run.mjs
+
 # The textbook's reduction kernels on the timed case, to hold the solutions against.
 textbook: $(CHECKER) $(TARGET)/checker/textbook/lab
 	$(ANNOUNCE)
@@ -204,6 +208,7 @@ endif
 	@$(MAKE) --no-print-directory -C tests
 	@$(MAKE) --no-print-directory test-grader
 	@$(MAKE) --no-print-directory test-slides
+	@$(MAKE) --no-print-directory test-view
 
 clean:
 	rm -rf $(BUILD)
