@@ -541,10 +541,12 @@ static void draw_diag(FILE *f, const trace_data *t, const trace_diag *d, const t
     if (d->addr)
         fprintf(f, "; address 0x%llx (sector 0x%llx, bank %llu)", (unsigned long long)d->addr,
                 (unsigned long long)(d->addr >> 5), (unsigned long long)((d->addr >> 2) & 31));
-    fprintf(f, "</text></svg><figcaption>The red lanes made the accesses the emulator stopped on; the pictures of "
-               "line%s %s%s%s below are outlined in red.</figcaption></figure>",
-            two ? "s" : "", line_number(trace_site_line(t, d->site)), two ? " and " : "",
-            two ? line_number(trace_site_line(t, d->site2)) : "");
+    int same = !two || d->site2 == d->site ||
+               strcmp(trace_site_line(t, d->site), trace_site_line(t, d->site2)) == 0;
+    fprintf(f, "</text></svg><figcaption>Look at the red lanes: they made the two accesses the emulator names, and "
+               "the pictures of line%s %s%s%s below are outlined in red.</figcaption></figure>",
+            same ? "" : "s", line_number(trace_site_line(t, d->site)), same ? "" : " and ",
+            same ? "" : line_number(trace_site_line(t, d->site2)));
 }
 
 /* ---- the totals table ---- */
@@ -682,7 +684,10 @@ static void view_kernel(FILE *f, const check_options *opt, const char *program, 
     }
     if (o.ended[0] || !o.have_output) {
         fprintf(f, "<p class='note' data-what='ended'>The drawn run ");
-        esc(f, o.ended[0] ? o.ended : "left no output");
+        if (o.result.exit_code == 3 && !o.result.signaled && !o.result.timed_out)
+            fprintf(f, "stopped at a CUDA error (the diagnosis below), so what it did up to there is drawn");
+        else
+            esc(f, o.ended[0] ? o.ended : "left no output");
         if (o.result.timed_out)
             fprintf(f, ": <b>the kernel timed out</b> (an endless loop?); what it did until then is drawn below");
         fprintf(f, ".</p>");
