@@ -651,8 +651,9 @@ static void view_kernel(FILE *f, const check_options *opt, const char *program, 
         fprintf(f, "</div>");
     }
     if (!program) {
-        fprintf(f, "<p class='note' data-what='no-pictures'>No pictures: the pictures come from the CPU emulator, and "
-                   "it is not installed here (<code>tools/setup --check emu</code>).</p></section>");
+        fprintf(f, "<p class='note' data-what='no-pictures'>No pictures: they come from the CPU emulator's build of "
+                   "this file, and there is none (the emulator is not installed: <code>tools/setup --check emu</code>; "
+                   "or clang did not compile the file: run <code>make build-labs BACKEND=emu</code>).</p></section>");
         return;
     }
     check_case_set set;
