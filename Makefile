@@ -16,7 +16,9 @@
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
 # counters), SEED=N (other inputs), TIMEOUT=S (seconds per kernel variant), BACKEND=gpu|emu
 # (default: the GPU when one answers, else the CPU emulator), VARIANT=name (one kernel),
-# FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading).
+# FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading),
+# VIEW=1 (check/solutions: also an HTML report per lab that draws every warp's accesses,
+# build/report/NN/index.html; build/report/solutions/NN for solutions).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -82,7 +84,7 @@ CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
-.PHONY: help check solutions textbook bench-emu test build-labs build-solutions build-all clean tools doctor
+.PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
 help:
 	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
 
@@ -151,15 +153,29 @@ endif
 emu_diag_build = $(if $(and $(filter 1,$(EMU_DIAG)),$(if $(EMU_DIAG_BUILD),,yes)),@$(MAKE) --no-print-directory BACKEND=emu $(1))
 emu_diag_args = $(if $(EMU_DIAG_BUILD),--emu-build $(EMU_DIAG_BUILD),$(if $(filter 1,$(EMU_DIAG)),--emu-build $(BUILD)/emu/$(1)))
 
-check: $(CHECKER) build-labs
+# VIEW=1: the checker writes an HTML report per lab (checker/view.c). Each lab is built on its
+# own with its compiler output kept in build.log, so a lab that does not build still gets a page
+# saying so; on a GPU the pictures come from the emulator's build of the same files, when the
+# emulator is installed. $(1): the build target, $(2): the folder of its programs.
+ifeq ($(VIEW),1)
+VIEW_BUILD = @for lab in $(SELECTED); do mkdir -p $(2)/$$lab; \
+	    $(MAKE) --no-print-directory $(2)/$$lab/lab 2>&1 | tee $(2)/$$lab/build.log; \
+	    [ $${PIPESTATUS[0]} = 0 ] || rm -f $(2)/$$lab/lab; done \
+	$(if $(filter gpu,$(BACKEND)),; ! tools/setup --check emu 2>/dev/null || $(MAKE) --no-print-directory BACKEND=emu $(1) || true)
+VIEW_ARGS = --view $(BUILD)/report $(if $(filter gpu,$(BACKEND)),--view-build $(patsubst $(TARGET)/%,$(BUILD)/emu/%,$(1)))
+endif
+
+check: $(CHECKER) $(if $(filter 1,$(VIEW)),,build-labs)
+	$(call VIEW_BUILD,build-labs,$(CHECK_BUILD))
 	$(ANNOUNCE)
 	$(call emu_diag_build,build-labs)
-	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(call emu_diag_args,$(if $(TREE),tree,labs)) $(SELECTED)
+	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(call emu_diag_args,$(if $(TREE),tree,labs)) $(call VIEW_ARGS,$(CHECK_BUILD)) $(SELECTED)
 
-solutions: $(CHECKER) build-solutions
+solutions: $(CHECKER) $(if $(filter 1,$(VIEW)),,build-solutions)
+	$(call VIEW_BUILD,build-solutions,$(TARGET)/solutions)
 	$(ANNOUNCE)
 	$(call emu_diag_build,build-solutions)
-	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(SELECTED)
+	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(SELECTED)
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),
@@ -176,6 +192,10 @@ build-all: $(ALL_PROGRAMS) $(CHECKER)
 # The emulator's speed: every solution emulated, traced accesses per second at the end.
 bench-emu:
 	@$(MAKE) --no-print-directory solutions BACKEND=emu
+
+# The HTML report's tests (VIEW=1): pictures against the counters, failures, headless Chromium.
+test-view: $(CHECKER) slides-deps
+	@BUILD=$(BUILD) node tests/view/run.mjs
 
 # The textbook's reduction kernels on the timed case, to hold the solutions against.
 textbook: $(CHECKER) $(TARGET)/checker/textbook/lab
@@ -200,6 +220,7 @@ endif
 	@$(MAKE) --no-print-directory -C tests
 	@$(MAKE) --no-print-directory test-grader
 	@$(MAKE) --no-print-directory test-slides
+	@$(MAKE) --no-print-directory test-view
 
 clean:
 	rm -rf $(BUILD)

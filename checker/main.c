@@ -1,7 +1,8 @@
 /* check: runs lab programs on the checker's own inputs and judges them.
  *
  *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
- *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME] LAB...
+ *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME]
+ *         [--view DIR [--view-build DIR]] LAB...
  *
  * For every kernel variant of every lab named, the checker runs its stages
  * (stages.h): run, judge, diagnose, measure, then reports. Exit 0 only if every
@@ -30,7 +31,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
                     "             [--profile] [--require-model] [--timed-only] [--fast] [--variant NAME] [--emu-build DIR]"
-                    " [--counters-csv FILE] [--seed N] [--timeout SECONDS] LAB...\n"
+                    " [--counters-csv FILE] [--seed N] [--timeout SECONDS]\n"
+                    "             [--view DIR [--view-build DIR]] LAB...\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
         fprintf(stderr, " %s", check_labs[i].dir);
@@ -125,7 +127,7 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 int main(int argc, char **argv)
 {
-    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, 0, 0, 0, 0, 0, 1, 60.0};
+    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, 0, 0, 0, 0, 0, 1, 60.0, NULL, NULL};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
@@ -161,6 +163,10 @@ int main(int argc, char **argv)
             opt.seed = strtoull(argv[++i], NULL, 10);
         else if (i + 1 < argc && strcmp(argv[i], "--timeout") == 0)
             opt.timeout_s = atof(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--view") == 0)
+            opt.view = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--view-build") == 0)
+            opt.view_build = argv[++i];
         else if (argv[i][0] != '-' && lab_count < REPORT_MAX_LABS)
             labs[lab_count++] = argv[i];
         else {
@@ -183,7 +189,7 @@ int main(int argc, char **argv)
             return 2;
         }
         snprintf(program, sizeof program, "%s/%s/lab", opt.build, lab->dir);
-        if (access(program, X_OK) != 0) {
+        if (access(program, X_OK) != 0 && !opt.view) { /* with --view, its page says so */
             fprintf(stderr, "check: %s is not built (run make in the top folder)\n", program);
             return 2;
         }
@@ -214,6 +220,12 @@ int main(int argc, char **argv)
         snprintf(source, sizeof source, "%s/%s/%s", opt.tree, lab->dir, lab->source);
         scan_todos(source, report->todos, sizeof report->todos);
         report->correct = 1;
+        if (opt.view && access(program, X_OK) != 0) {
+            printf("%s: did not build\n", lab->dir);
+            report->correct = 0;
+            stage_view(&opt, &run, report, workdir);
+            continue;
+        }
         for (int i = 0; i < check_variant_count(lab); i++) {
             if (only_variant && strcmp(only_variant, lab->variants[i].name) != 0)
                 continue;
@@ -229,6 +241,8 @@ int main(int argc, char **argv)
         }
         report_print_lab(stdout, &run, report, colour);
         fflush(stdout);
+        if (opt.view)
+            stage_view(&opt, &run, report, workdir);
     }
     if (opt.ladder)
         report_print_ladder(stdout, &run, colour);
@@ -241,6 +255,8 @@ int main(int argc, char **argv)
     }
     if (opt.counters_csv && report_write_counters_csv(opt.counters_csv, &run) != 0)
         fprintf(stderr, "check: cannot write %s\n", opt.counters_csv);
+    if (opt.view)
+        view_print_paths(stdout);
     nftw(workdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
 
     for (int l = 0; l < run.count; l++)

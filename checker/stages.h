@@ -7,12 +7,14 @@
  *             and compute-sanitizer on the small cases, folded into the verdict
  *   measure   the timed case: times, rates, the traffic model, measured counters
  *   report    (report.h) the text report, the ladder, the JSON
+ *   view      (--view DIR) per lab, an HTML page that draws each kernel's accesses
  *
  * main.c holds the options and the loop; the grader reuses the same stages through it. */
 #ifndef CHECKER_STAGES_H
 #define CHECKER_STAGES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cases.h"
 #include "labio.h"
@@ -26,6 +28,8 @@ typedef struct {
     int fast; /* skip the diagnose stage (timing runs only, never grading) */
     uint64_t seed;
     double timeout_s;
+    const char *view;       /* --view DIR: the HTML reports go there (NULL: none) */
+    const char *view_build; /* --view-build DIR: the emulator's programs, on a GPU (NULL: --build) */
 } check_options;
 
 typedef struct {
@@ -61,5 +65,13 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
  * allows, fail here. */
 void stage_measure(const check_options *opt, run_report *run, const char *program, const check_variant *v,
                    check_case_set *set, const run_outcome *o, const char *workdir, kernel_report *k);
+
+/* After the lab's kernels: writes VIEW/NN/index.html (VIEW/solutions/NN for --tree solutions),
+ * drawn from an emulated run of one small case per kernel with the access trace on; a lab
+ * that did not build (no program: its build.log is shown), a crash or a time-out still gets
+ * a page that says so. */
+void stage_view(const check_options *opt, const run_report *run, const lab_report *lab, const char *workdir);
+/* "report: PATH" for every page written. */
+void view_print_paths(FILE *out);
 
 #endif

@@ -106,6 +106,8 @@ static void __attribute__((noinline)) global_oob(emu_lane *l, uintptr_t a, unsig
 {
     char where[128];
     emu_describe_thread(where, sizeof where);
+    if (emu_trace_on)
+        emu_trace_diag(1, EMU_TAG_OOB, site, (long)l->lin, 0, -1, SP_GLOBAL, a);
     const emu_alloc *al = a >= emu_arena_lo && a < emu_arena_hi ? emu_alloc_nearest(a) : NULL;
     if (al && a >= al->start + al->bytes)
         emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
@@ -133,6 +135,8 @@ static void __attribute__((noinline)) shared_oob(emu_lane *l, uintptr_t a, unsig
 {
     char where[128];
     emu_describe_thread(where, sizeof where);
+    if (emu_trace_on)
+        emu_trace_diag(1, EMU_TAG_OOB, site, (long)l->lin, 0, -1, SP_SHARED, a);
     emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
                "out-of-bounds shared %s of %u bytes at %p by %s: %zu bytes into the dynamic shared memory, but the "
                "launch asked for %zu bytes",
@@ -280,6 +284,8 @@ void emu_account(emu_lane **g, int n)
 
     emu_counts.lane_slots += 32;
     emu_counts.active_lanes += (unsigned long long)n;
+    if (__builtin_expect(emu_trace_on, 0))
+        emu_trace_access(g, n);
     if (kind == K_ATOMIC)
         return;
     if (space == SP_GLOBAL) {

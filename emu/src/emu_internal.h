@@ -246,4 +246,17 @@ void emu_report_fault(void);
 /* Forgets which races were reported (a new host launch reports them again). */
 void emu_report_new_launch(void);
 
+/* emu_trace.c: the access trace for pictures (EMU_TRACE=path; off: emu_trace_on == 0) */
+extern int emu_trace_on;
+void emu_trace_init(void); /* opens the trace at the first host launch when EMU_TRACE is set */
+void emu_trace_launch(const emu_launch_rec *r);
+void emu_trace_end(int status);
+void emu_trace_access(emu_lane **g, int n);  /* one warp-level global or shared access */
+void emu_trace_warp_op(emu_lane **g, int n); /* one warp operation */
+void emu_trace_barrier(void);                /* a barrier of the running block opened */
+/* A diagnosis: the access (site, thread), the other one (site2, thread2; 0 and -1 when none), the address. */
+void emu_trace_diag(int fatal, const char *tag, uintptr_t site, long thread, uintptr_t site2, long thread2, int space,
+                    uintptr_t addr);
+void emu_trace_fault(const char *message); /* the fault that stopped the grid, as printed */
+
 #endif

@@ -96,6 +96,7 @@ static void init_limits(void)
     emu_race_mode = env_mode("EMU_RACES", 1);
     emu_warp_sync_mode = env_mode("EMU_WARP_SYNC", 0);
     emu_report_new_launch(); /* races are reported once per host launch and pair of sites */
+    emu_trace_init();
 }
 
 void emu_launch_name(const char *name) { next_name = name; }

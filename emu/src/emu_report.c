@@ -135,6 +135,9 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
     if (hit->intra_warp) {
         if (emu_warp_sync_mode == RACES_ERROR && warp_sync.pending)
             return 0; /* the first one of the interval is the one reported */
+        if (emu_trace_on)
+            emu_trace_diag(emu_warp_sync_mode == RACES_ERROR, EMU_TAG_WARP_SYNC, site, (long)l->lin, hit->site,
+                           (long)hit->thread, space, addr);
         emu_describe_line(hit->site, other, sizeof other);
         emu_describe_memory(space, addr, mem, sizeof mem);
         snprintf(what, sizeof what,
@@ -179,6 +182,9 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
     warp_sync.race_seen = 1;
     if (pair_seen(race_seen, &race_seen_n, hit->site, site))
         return 0;
+    if (emu_trace_on)
+        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, site, (long)l->lin, hit->site, (long)hit->thread,
+                       space, addr);
     emu_describe_line(hit->site, other, sizeof other);
     emu_describe_memory(space, addr, mem, sizeof mem);
     snprintf(what, sizeof what,
@@ -206,6 +212,9 @@ void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t ad
     if (emu_running && emu_running->name)
         snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
     emu_describe_memory(space, addr + bad, mem, sizeof mem);
+    if (emu_trace_on)
+        emu_trace_diag(1, space == SP_SHARED ? EMU_TAG_UNINIT_SHARED : EMU_TAG_UNINIT_GLOBAL, site, (long)lin, 0, -1,
+                       space, addr + bad);
     if (space == SP_SHARED)
         emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_UNINIT_SHARED, site, l,
                       "uninitialized shared memory read%s, block (%u,%u,%u): thread (%u,%u,%u) (warp %u, lane %u) "
@@ -241,6 +250,8 @@ void emu_report_fault(void)
         snprintf(msg, sizeof msg, "%s %s: %s", emu_fault.tag, where, emu_fault.what);
     fprintf(stderr, "emu: error: %s\n", msg);
     fflush(stderr);
+    if (emu_trace_on)
+        emu_trace_fault(msg);
     emu_set_error(emu_fault.code, 1, msg);
 }
 

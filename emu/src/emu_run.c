@@ -180,6 +180,8 @@ static int run_block(void)
                 char a[512], b[512];
                 emu_describe_site(first->site, a, sizeof a);
                 emu_describe_site(l->site, b, sizeof b);
+                if (emu_trace_on)
+                    emu_trace_diag(1, EMU_TAG_BARRIER, first->site, (long)first->lin, l->site, (long)l->lin, SP_SHARED, 0);
                 emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_BARRIER, first->site, NULL,
                          "__syncthreads() not reached by all threads of block (%u,%u,%u): thread (%u,%u,%u) waits at "
                          "%s while thread (%u,%u,%u) waits at %s (a barrier inside a branch that threads take "
@@ -192,6 +194,8 @@ static int run_block(void)
         if (!waiting)
             break;
         emu_race_interval(); /* the barrier orders everything before it */
+        if (emu_trace_on)
+            emu_trace_barrier();
         for (unsigned int i = 0; i < emu_nthreads; i++) {
             emu_lane *l = &emu_lanes[i];
             if (l->state != L_BARRIER)
@@ -216,6 +220,9 @@ int emu_run_grid(emu_launch_rec *r)
     emu_dyn_shared_bytes = r->shmem;
     emu_nthreads = r->block.x * r->block.y * r->block.z;
     emu_counts.kernels_launched++;
+    if (emu_trace_on)
+        emu_trace_launch(r);
+    int status = 0;
     for (unsigned int z = 0; z < r->grid.z; z++)
         for (unsigned int y = 0; y < r->grid.y; y++)
             for (unsigned int x = 0; x < r->grid.x; x++) {
@@ -229,9 +236,13 @@ int emu_run_grid(emu_launch_rec *r)
                     /* a fault after an uninitialized read (a garbage index, say): the read is the cause */
                     if (strcmp(emu_fault.tag, EMU_TAG_RACE) != 0 && strcmp(emu_fault.tag, EMU_TAG_WARP_SYNC) != 0)
                         emu_uninit_check();
-                    return -1;
+                    status = -1;
+                    goto done;
                 }
             }
-    return 0;
+done:
+    if (emu_trace_on)
+        emu_trace_end(status != 0);
+    return status;
 }
 

@@ -235,6 +235,8 @@ int emu_warp_round(emu_lane **g, int n)
     if (check_masks(g, n, present, byl) != 0)
         return -1;
     unsigned int base = g[0]->lin & ~31u;
+    if (emu_trace_on)
+        emu_trace_warp_op(g, n);
     emu_race_warp_synced(base / 32);
     unsigned int ballot = 0;
     for (int i = 0; i < n; i++)
