@@ -632,6 +632,8 @@ static void kernel_verdict(const jval *k, const char *build, const char *event, 
     const char *m = jgets(k, "message");
     if (build && strcmp(build, "timeout") == 0) {
         snprintf(out, n, "build-timeout");
+    } else if (build && strcmp(build, "forbidden") == 0) {
+        snprintf(out, n, "forbidden");
     } else if (build && strcmp(build, "ok") != 0) {
         snprintf(out, n, "not-built");
     } else if (!k) {
@@ -892,8 +894,9 @@ static int cmd_score(const score_opts *o)
         free(note);
     }
     fprintf(f, "build: %s\n", strcmp(build, "ok") == 0 ? "ok" : strcmp(build, "timeout") == 0 ? "stopped at the "
-            "build time limit" : strcmp(build, "none") == 0 ? "no lab file found in the submission" : "FAILED (the "
-            "compiler's messages are below)");
+            "build time limit" : strcmp(build, "none") == 0 ? "no lab file found in the submission"
+            : strcmp(build, "forbidden") == 0 ? "REFUSED: the lab file uses what a lab may not (the reasons are below)"
+            : "FAILED (the compiler's messages are below)");
     if (why[0] && strcmp(build, "ok") == 0 && !report)
         fprintf(f, "checker: no report (%s)\n", why);
 

@@ -82,7 +82,7 @@ tar -czf "$class/tarred.tar.gz" -C "$work/tgz" lab03
 fixture correct >"$class/doejane_LATE_12345_67890_reduce_divergence-1.cu"
 mkdir -p "$class/wrong" && cp labs/03-reduce-divergence/reduce_divergence.cu "$class/wrong/"
 for f in no_compile crash endless huge_output fork_bomb reader network writer include_host include_secret cheat \
-    compile_forever; do
+    compile_forever libc_socket; do
     lay "$f" "$f"
 done
 
@@ -90,7 +90,8 @@ done
 # hostile runtime fixtures act in launch_neighbored, so they lose its 2 points.
 declare -A expect=([correct]=10 [victim]=10 [zipped]=10 [tarred]=10 [doejane_12345]=10 [wrong]=2
     [no_compile]=0 [crash]=8 [endless]=8 [huge_output]=8 [fork_bomb]=8 [reader]=8 [network]=8 [writer]=10
-    [include_host]=0 [include_secret]=0 [cheat]=0 [compile_forever]=0)
+    [include_host]=0 [include_secret]=0 [cheat]=0 [compile_forever]=0 [libc_socket]=0)
+
 
 start=$(date +%s)
 GRADE_FSIZE_MB=8 GRADE_BUILD_TIMEOUT=6 make --no-print-directory grade SUBMISSIONS="$class" LAB=03 OUT="$out" \
@@ -111,6 +112,7 @@ check_verdict() { # student kernel pattern
     result "verdict of $1/$2 is $3" "$([[ $v =~ ^($3)$ ]]; echo $?)" "got '$v'"
 }
 check_verdict no_compile interleaved not-built
+check_verdict libc_socket neighbored forbidden
 check_verdict crash neighbored crash
 check_verdict endless neighbored 'endless-loop|timeout'
 check_verdict huge_output neighbored output-limit
