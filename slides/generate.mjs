@@ -49,7 +49,7 @@ function seedModel(root, buildDir, cases) {
   const exe = path.join(buildDir, 'seed_model');
   const cc = process.env.CC || 'cc';
   try {
-    execFileSync(cc, ['-std=c11', '-O2', '-Wall', '-Wextra', `-I${path.join(root, 'checker')}`, path.join(root, 'slides/trace/seed_model.c'), path.join(root, 'checker/model.c'), '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(cc, ['-std=c11', '-O2', '-Wall', '-Wextra', `-I${path.join(root, 'checker')}`, `-I${path.join(root, 'common')}`, path.join(root, 'slides/trace/seed_model.c'), path.join(root, 'checker/model.c'), '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
     throw new DeckError(`slides/trace/seed_model.c does not build against checker/model.c:\n${e.stderr}`);
   }

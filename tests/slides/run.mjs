@@ -123,7 +123,7 @@ attempt('every code listing is the marked lines of solutions/', () => {
 // A copy of what the generator reads, for the tests that change inputs.
 function copyTree() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'slides-test-'));
-  for (const p of ['solutions', 'labs', 'checker', 'docs/results', 'slides/generate.mjs', 'slides/lib', 'slides/sections', 'slides/trace', 'slides/theme.css'])
+  for (const p of ['solutions', 'labs', 'checker', 'common', 'docs/results', 'slides/generate.mjs', 'slides/lib', 'slides/sections', 'slides/trace', 'slides/theme.css'])
     fs.cpSync(path.join(root, p), path.join(tmp, p), { recursive: true });
   return tmp;
 }
