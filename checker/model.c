@@ -531,7 +531,7 @@ int model_traffic(const model_params *p, model_counts *out)
     return 0;
 }
 
-/* Cycles per output element of the seed's latency model (see model.h).
+/* Cycles per output element of the source notes' latency model (see model.h).
  * The tiled phase count is ceil(n / tile), as the kernel runs it (n / tile
  * when tile divides n). Nonsense input (n < 0, tile < 1) gives -1. */
 double seed_cycles_naive(long long n)

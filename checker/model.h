@@ -58,7 +58,7 @@ typedef struct {
 /* Fills *out; returns 0, or -1 when the kernel's traffic is not modelled. */
 int model_traffic(const model_params *p, model_counts *out);
 
-/* The seed's latency cost model for square N x N matmul (cycles per output
+/* The source notes' latency cost model (course source note 001) for square N x N matmul (cycles per output
  * element): a global access costs 1000 cycles, a shared-memory access 10.
  *   naive: 2 global reads per product term, 1 global write
  *          = 2000*N + 1000

@@ -88,7 +88,7 @@ static void print_ratios(FILE *out, const kernel_report *k)
     fprintf(out, "\n");
 }
 
-/* For matrix multiplication: the seed's latency model and the loads saved by tiles. */
+/* For matrix multiplication: the source notes' latency model and the loads saved by tiles. */
 static void print_matmul_models(FILE *out, const lab_report *lab, int colour)
 {
     const kernel_report *naive = NULL;
@@ -101,11 +101,11 @@ static void print_matmul_models(FILE *out, const lab_report *lab, int colour)
             continue;
         long long n = k->params.size.m; /* the timed case is square */
         if (k->variant->model == MODEL_MATMUL_NAIVE) {
-            fprintf(out, "  %sseed latency model, N = %lld: naive = 2000*N + 1000 = %.0f cycles per element%s\n",
+            fprintf(out, "  %slatency model of the source notes, N = %lld: naive = 2000*N + 1000 = %.0f cycles per element%s\n",
                     paint(colour, DIM), n, seed_cycles_naive(n), paint(colour, RESET));
         } else {
             double naive_cycles = seed_cycles_naive(n), tiled = seed_cycles_tiled(n, k->variant->tile);
-            fprintf(out, "  %sseed latency model, N = %lld, T = %d: (2000 + 20 + 20*T) * N/T + 1000 = %.0f cycles "
+            fprintf(out, "  %slatency model of the source notes, N = %lld, T = %d: (2000 + 20 + 20*T) * N/T + 1000 = %.0f cycles "
                          "(%.2f%% of naive)",
                     paint(colour, DIM), n, k->variant->tile, tiled, 100.0 * tiled / naive_cycles);
             if (naive && naive->model.gld_inst > 0)

@@ -1,8 +1,9 @@
 /* Tests of the global-memory traffic model (checker/model.c).
  *
- *  - every Nsight Compute count of /work/shared/ANCHORS.md that the model
+ *  - every Nsight Compute count of the project's H100 run (tests/fixtures/ncu-sm90.csv,
+ *    from docs/results/h100-2026-11-22/) that the model
  *    covers (H100, ncu), exactly;
- *  - the seed's latency-model figures;
+ *  - the source notes' latency-model figures;
  *  - tail cases derived by hand (below, in comments);
  *  - a brute-force oracle: an independent, thread-by-thread replay of each
  *    solution kernel that records every global access of every thread and
@@ -57,7 +58,7 @@ static model_counts run(model_params p)
 
 /* ------------------------------------------------------------ anchors ---- */
 
-/* ANCHORS.md, reduction over 2^24 ints, block 512. */
+/* The H100 run's counters (tests/fixtures/ncu-sm90.csv), reduction over 2^24 ints, block 512. */
 static void test_anchor_reductions(void)
 {
     model_counts c = run(reduce_params(MODEL_REDUCE_NEIGHBORED, 1LL << 24, 512, 1));
@@ -76,7 +77,7 @@ static void test_anchor_reductions(void)
     CU_ASSERT_EQUAL(c.gst_sectors, 593920u);
 }
 
-/* ANCHORS.md, matmul N = 1024. Global-load instructions 2*N^3/32 for naive,
+/* The H100 run's counters (tests/fixtures/ncu-sm90.csv), matmul N = 1024. Global-load instructions 2*N^3/32 for naive,
  * divided by T when tiled; store sectors N*N*4/32; the compulsory traffic
  * is A and B read once (the 8.39 MB of DRAM reads) plus C written once. */
 static void test_anchor_matmul(void)
@@ -103,7 +104,7 @@ static void test_anchor_matmul(void)
     CU_ASSERT_EQUAL(c.dram_bytes_min, dram);
 }
 
-/* The seed's figures: 9000 vs 5120 cycles (56.89%) for N=4, T=2 and
+/* The source notes' figures: 9000 vs 5120 cycles (56.89%) for N=4, T=2 and
  * 2,049,000 vs 150,760 (7.36%) for N=1024, T=16. */
 static void test_seed_cycles(void)
 {
@@ -783,9 +784,9 @@ int add_model_tests(void)
     CU_pSuite suite = CU_add_suite("model", NULL, NULL);
     if (!suite)
         return -1;
-    if (!CU_add_test(suite, "ANCHORS: reductions over 2^24 ints, block 512", test_anchor_reductions) ||
-        !CU_add_test(suite, "ANCHORS: matmul N = 1024, naive, tiled 16 and 32", test_anchor_matmul) ||
-        !CU_add_test(suite, "seed latency model: N=4 T=2 and N=1024 T=16", test_seed_cycles) ||
+    if (!CU_add_test(suite, "H100 counters: reductions over 2^24 ints, block 512", test_anchor_reductions) ||
+        !CU_add_test(suite, "H100 counters: matmul N = 1024, naive, tiled 16 and 32", test_anchor_matmul) ||
+        !CU_add_test(suite, "latency model of the source notes: N=4 T=2 and N=1024 T=16", test_seed_cycles) ||
         !CU_add_test(suite, "reductions of n = 1", test_reduce_n1) ||
         !CU_add_test(suite, "reductions of n = block + 1", test_reduce_block_plus_one) ||
         !CU_add_test(suite, "fold: a warp split between the two paths", test_fold_split_warp) ||
