@@ -116,6 +116,22 @@ static void print_matmul_models(FILE *out, const lab_report *lab, int colour)
     }
 }
 
+/* A correct kernel that moves more sectors than the model's pattern is slow, not wrong:
+ * say how much more, and what that usually means. */
+static void print_traffic_note(FILE *out, const kernel_report *k, int colour)
+{
+    const measured_counts *m = &k->measured;
+    if (!k->correct || !k->has_model || !MEASURED_HAS(m, gld_sectors) || k->model.gld_sectors == 0)
+        return;
+    double ratio = (double)m->gld_sectors / (double)k->model.gld_sectors;
+    if (ratio < 1.25)
+        return;
+    fprintf(out, "  %s%-18s correct, but its loads touch %.1fx the sectors of the model's pattern: the lanes of a warp "
+                 "read words far apart (uncoalesced, e.g. a column index over row-major data), so each request "
+                 "fetches more 32-byte sectors; on a GPU that costs bandwidth, not correctness%s\n",
+            paint(colour, YELLOW), "", ratio, paint(colour, RESET));
+}
+
 void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
 {
     fprintf(out, "\n%s%s  %s%s   [%s: %s]\n", paint(colour, BOLD), lab->lab->dir, lab->lab->title,
@@ -196,6 +212,7 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
                 fprintf(out, "  branch uniformity %.2f%%", m->branch_uniformity_pct);
             fprintf(out, "\n");
             print_ratios(out, k);
+            print_traffic_note(out, k, colour);
             if (MEASURED_HAS(m, lane_slots) && m->lane_slots > 0)
                 fprintf(out, "  %-18s %.1f%% of lanes active per warp access; shared ld/st %llu/%llu, bank conflicts "
                              "%llu; busiest thread %llu loads, %llu stores\n",

@@ -192,6 +192,40 @@ static void test_ncu_csv(void)
     remove(path);
 }
 
+/* A correct kernel with 4x the model's load sectors passes, and the report says why it is slow;
+ * one with the model's sectors gets no such note. */
+static void test_uncoalesced_note(void)
+{
+    static run_report run;
+    char *text = NULL;
+    size_t size = 0;
+    memset(&run, 0, sizeof run);
+    strcpy(run.backend, "emu");
+    run.count = 1;
+    lab_report *lab = &run.labs[0];
+    lab->lab = check_find_lab("00-thread-indexing");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    lab->count = 2;
+    lab->correct = 1;
+    for (int i = 0; i < 2; i++) {
+        kernel_report *k = &lab->kernels[i];
+        k->variant = &lab->lab->variants[i];
+        k->ran = k->correct = k->has_model = 1;
+        k->time_ms = k->e2e_ms = k->cpu_ms = k->gbps = k->gflops = k->pct_peak = -1;
+        k->model.gld_sectors = 4096;
+        measured_add(&k->measured, LAB_COUNTER_gld_sectors, i == 1 ? 16384 : 4096);
+        strcpy(k->measured.source, "emu");
+    }
+    FILE *out = open_memstream(&text, &size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    report_print_lab(out, &run, lab, 0);
+    fclose(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "correct, but its loads touch 4.0x the sectors of the model's pattern"));
+    CU_ASSERT_PTR_NULL(strstr(text, "1.0x the sectors"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "all kernels correct"));
+    free(text);
+}
+
 int add_report_tests(void)
 {
     CU_pSuite suite = CU_add_suite("report", NULL, NULL);
@@ -199,7 +233,9 @@ int add_report_tests(void)
         return -1;
     if (!CU_add_test(suite, "JSON report: valid, with the stable fields", test_json_report) ||
         !CU_add_test(suite, "JSON syntax checker rejects broken JSON", test_json_checker_rejects) ||
-        !CU_add_test(suite, "ncu CSV parsing", test_ncu_csv))
+        !CU_add_test(suite, "ncu CSV parsing", test_ncu_csv) ||
+        !CU_add_test(suite, "a correct but uncoalesced kernel passes, with a note on its sectors",
+                     test_uncoalesced_note))
         return -1;
     return 0;
 }
