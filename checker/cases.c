@@ -19,10 +19,12 @@ typedef struct { long long rows, cols; } size_2d;
 typedef struct { long long m, k, n; } size_mm;
 
 static const size_1d REDUCE_GPU[] = {{1, 512}, {12345, 64}, {70001, 1024}, {1000003, 256}, {1 << 24, 512}};
-static const size_1d REDUCE_EMU[] = {{1, 512}, {1000, 64}, {5000, 1024}, {9001, 256}, {1 << 14, 512}};
+/* 2088 = 4 * 512 + 40: with block 64 the last block holds 40 elements whatever the unrolling
+ * (1, 2, 4, 8), so its last warp is short: the case where a guard around a barrier goes wrong. */
+static const size_1d REDUCE_EMU[] = {{1, 512}, {1000, 64}, {2088, 64}, {5000, 1024}, {9001, 256}, {1 << 14, 512}};
 /* The float seed: 1536 * 20480 floats, 1024 threads per block. */
 static const size_1d FLOAT_GPU[] = {{1, 1024}, {12345, 64}, {1000003, 256}, {1536 * 20480, 1024}};
-static const size_1d FLOAT_EMU[] = {{1, 1024}, {1000, 64}, {9001, 256}, {1 << 14, 1024}};
+static const size_1d FLOAT_EMU[] = {{1, 1024}, {1000, 64}, {2088, 64}, {9001, 256}, {1 << 14, 1024}};
 static const size_1d SINE_GPU[] = {{1, 128}, {1000, 128}, {1000003, 256}, {1 << 24, 256}};
 static const size_1d SINE_EMU[] = {{1, 128}, {1000, 128}, {4099, 256}, {1 << 14, 256}};
 static const size_2d ADD_GPU[] = {{1, 1}, {17, 33}, {1000, 999}, {4096, 4096}};

@@ -21,6 +21,16 @@ emu_launch_rec *emu_running;
 uint3 emu_block;
 unsigned int emu_nthreads;
 
+/* Two call sites of one source line: the compiler may copy a __syncthreads() into both
+ * arms of a branch, and those copies are still one barrier of the source. */
+static int same_source_line(uintptr_t a, uintptr_t b)
+{
+    char line_a[512], line_b[512];
+    emu_describe_line(a, line_a, sizeof line_a);
+    emu_describe_line(b, line_b, sizeof line_b);
+    return strcmp(line_a, line_b) == 0 && strchr(line_a, ':') != NULL;
+}
+
 /* Runs warp w until every lane waits at a block barrier or has returned. */
 static int run_warp(unsigned int w)
 {
@@ -176,7 +186,7 @@ static int run_block(void)
             any |= l->value != 0;
             if (!first) {
                 first = l;
-            } else if (l->site != first->site) {
+            } else if (l->site != first->site && !same_source_line(l->site, first->site)) {
                 char a[512], b[512];
                 emu_describe_site(first->site, a, sizeof a);
                 emu_describe_site(l->site, b, sizeof b);
@@ -193,6 +203,28 @@ static int run_block(void)
         }
         if (!waiting)
             break;
+        /* Threads that returned before a barrier the others wait at: GPUs since Volta let the
+         * barrier open without them, but the CUDA Programming Guide allows a conditional
+         * barrier only when the condition is the same for the whole block. */
+        for (unsigned int i = 0; i < emu_nthreads; i++) {
+            const emu_lane *gone = &emu_lanes[i];
+            if (gone->state != L_DONE)
+                continue;
+            char at[512];
+            emu_describe_site(first->site, at, sizeof at);
+            if (emu_trace_on)
+                emu_trace_diag(1, EMU_TAG_BARRIER, first->site, (long)first->lin, first->site, (long)gone->lin,
+                               SP_SHARED, 0);
+            emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_BARRIER, first->site, NULL,
+                          "__syncthreads() not reached by all threads of block (%u,%u,%u): thread (%u,%u,%u) waits "
+                          "at %s, but thread (%u,%u,%u) has already returned without reaching it (a barrier inside a "
+                          "branch, or after an early return, that some threads skip: the CUDA Programming Guide "
+                          "allows a barrier in conditional code only when the condition is the same for the whole "
+                          "block. Keep every thread in the loop and guard only its work)",
+                          emu_block.x, emu_block.y, emu_block.z, first->tid.x, first->tid.y, first->tid.z, at,
+                          gone->tid.x, gone->tid.y, gone->tid.z);
+            return -1;
+        }
         emu_race_interval(); /* the barrier orders everything before it */
         if (emu_trace_on)
             emu_trace_barrier();

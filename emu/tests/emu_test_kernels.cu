@@ -286,6 +286,43 @@ extern "C" int emu_test_divergent_barrier(void)
     return cudaDeviceSynchronize();
 }
 
+/* Threads past the data return early, before the block's barrier. */
+__global__ void early_return_barrier(int *data, unsigned int n)
+{
+    unsigned int i = threadIdx.x;
+    if (i >= n)
+        return;
+    data[i] = 1;
+    __syncthreads();
+    data[i] += data[(i + 1) % n];
+}
+
+/* Every thread stays in the loop; only the work is guarded (the correct form). */
+__global__ void guarded_barrier(int *data, unsigned int n)
+{
+    unsigned int i = threadIdx.x;
+    if (i < n)
+        data[i] = 1;
+    __syncthreads();
+    int next = i < n ? data[(i + 1) % n] : 0;
+    __syncthreads();
+    if (i < n)
+        data[i] += next;
+}
+
+extern "C" int emu_test_early_return_barrier(int guarded)
+{
+    int *d;
+    cudaMalloc((void **)&d, 64 * sizeof(int));
+    if (guarded)
+        guarded_barrier<<<1, 64>>>(d, 40);
+    else
+        early_return_barrier<<<1, 64>>>(d, 40);
+    int e = cudaDeviceSynchronize();
+    cudaFree(d);
+    return e;
+}
+
 extern "C" int emu_test_bad_config(void)
 {
     int *d;

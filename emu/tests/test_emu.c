@@ -230,6 +230,12 @@ static void test_divergent_barrier(void)
     expect_kernel_error(emu_test_divergent_barrier(), cudaErrorLaunchFailure, "emu_test_kernels.cu:274");
 }
 
+static void test_early_return_before_barrier(void)
+{
+    expect_kernel_error(emu_test_early_return_barrier(0), cudaErrorLaunchFailure, "has already returned without reaching it");
+    CU_ASSERT_EQUAL(emu_test_early_return_barrier(1), cudaSuccess); /* guarded work, every thread at the barrier */
+}
+
 static void test_bad_configuration(void)
 {
     CU_ASSERT_EQUAL(emu_test_bad_config(), cudaErrorInvalidConfiguration * 1000);
@@ -747,6 +753,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "endless loop stopped by the step budget", test_endless_loop) ||
         !CU_add_test(s, "endless loop without memory accesses: time limit", test_time_limit) ||
         !CU_add_test(s, "__syncthreads in divergent code", test_divergent_barrier) ||
+        !CU_add_test(s, "an early return before __syncthreads: [barrier-divergence]", test_early_return_before_barrier) ||
         !CU_add_test(s, "1024+ threads per block: invalid configuration", test_bad_configuration) ||
         !CU_add_test(s, "broken: tiled matmul, no __syncthreads after the tile loads (race)", test_broken_matmul_no_sync_after_load) ||
         !CU_add_test(s, "broken: tiled matmul, no __syncthreads after the tile use (race)", test_broken_matmul_no_sync_after_use) ||
