@@ -142,8 +142,22 @@ typedef struct emu_launch_rec {
     void *closure;
     int depth;
     const char *name; /* the kernel as written at the launch (NULL: not known) */
+    int concurrent;   /* launched from the device into a stream that does not wait for the parent */
     struct emu_launch_rec *next;
 } emu_launch_rec;
+
+/* Device-side launches into a stream that does not wait for the launching grid (the
+ * default stream, cudaStreamFireAndForget): they run right after the launching block,
+ * before the parent's other blocks, one of the orders a GPU may choose (emu_run.c). */
+extern emu_launch_rec *emu_early_head, *emu_early_tail;
+
+/* emu_early.c: the global words such an early child touched, checked against the parent's
+ * later blocks (a race between parent and child). */
+extern int emu_early_recording, emu_early_checking;
+extern const char *emu_early_child_name;
+void emu_early_note(uintptr_t addr, unsigned int size, int kind, uintptr_t site);
+int emu_early_conflict(uintptr_t addr, unsigned int size, int kind, uintptr_t *child_site, int *child_kind);
+void emu_early_forget(void);
 
 /* emu_fiber.c */
 extern emu_lane emu_lanes[MAX_THREADS];

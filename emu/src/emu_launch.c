@@ -106,7 +106,6 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
 {
     char msg[512];
     const char *name = next_name;
-    (void)stream;
     next_name = NULL;
     if (check_config(grid, block, shmem, msg, sizeof msg) != 0) {
         if (emu_cur) {
@@ -129,11 +128,21 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
     r->name = name;
     r->next = NULL;
     r->depth = emu_cur ? emu_running->depth + 1 : 0;
+    r->concurrent = emu_cur && stream != cudaStreamTailLaunch;
     if (emu_cur) {
-        /* A device-side launch: it runs after the launching grid (tail-launch order). */
+        /* A device-side launch: a tail launch runs after the launching grid; any other runs
+         * right after the launching block (emu_run.c), before the parent's other blocks. */
         if (r->depth >= MAX_DEPTH) {
             emu_device_set_error(cudaErrorLaunchMaxDepthExceeded);
             return cudaErrorLaunchMaxDepthExceeded;
+        }
+        if (r->concurrent) {
+            if (emu_early_tail)
+                emu_early_tail->next = r;
+            else
+                emu_early_head = r;
+            emu_early_tail = r;
+            return cudaSuccess;
         }
         if (queue_tail)
             queue_tail->next = r;

@@ -31,6 +31,49 @@ static int same_source_line(uintptr_t a, uintptr_t b)
     return strcmp(line_a, line_b) == 0 && strchr(line_a, ':') != NULL;
 }
 
+static const char *access_verb(int kind)
+{
+    return kind == K_LOAD ? "loads from" : kind == K_STORE ? "stores to" : "atomically updates";
+}
+static const char *access_verb_past(int kind)
+{
+    return kind == K_LOAD ? "loaded" : kind == K_STORE ? "stored" : "atomically updated";
+}
+
+/* Global accesses of the lanes g[0..k): remembered while an early child runs, checked
+ * against what it touched while the parent's later blocks run (emu_early.c). */
+static int check_early(emu_lane **g, int k)
+{
+    for (int i = 0; i < k; i++) {
+        emu_lane *l = g[i];
+        uintptr_t child_site;
+        int child_kind;
+        if (l->space != SP_GLOBAL)
+            continue;
+        if (emu_early_recording) {
+            emu_early_note(l->addr, l->size, l->kind, l->site);
+            continue;
+        }
+        if (!emu_early_conflict(l->addr, l->size, l->kind, &child_site, &child_kind))
+            continue;
+        char mem[320], other[512];
+        emu_describe_memory(SP_GLOBAL, l->addr, mem, sizeof mem);
+        emu_describe_line(child_site, other, sizeof other);
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, l->site, l,
+                      "race between a parent grid and its child: block (%u,%u,%u) of %s, thread (%u,%u,%u), %s %s, "
+                      "which the child grid %s %s at %s. The child was launched into a stream that does not wait "
+                      "for its parent (the default stream or cudaStreamFireAndForget), so on a GPU it may run while "
+                      "the parent's other blocks still run: launch it with cudaStreamTailLaunch, which starts it "
+                      "after the whole parent grid",
+                      emu_block.x, emu_block.y, emu_block.z, emu_running && emu_running->name ? emu_running->name
+                                                                                           : "the kernel",
+                      l->tid.x, l->tid.y, l->tid.z, access_verb(l->kind), mem,
+                      emu_early_child_name ? emu_early_child_name : "", access_verb_past(child_kind), other);
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs warp w until every lane waits at a block barrier or has returned. */
 static int run_warp(unsigned int w)
 {
@@ -119,6 +162,8 @@ static int run_warp(unsigned int w)
                     break;
                 }
         }
+        if (__builtin_expect(emu_early_recording | emu_early_checking, 0) && check_early(g, k) != 0)
+            return -1;
         if (emu_race_mode != RACES_OFF) {
             for (int i = 0; i < k; i++) {
                 emu_lane *l = g[i];
@@ -246,6 +291,55 @@ static int run_block(void)
     return 0;
 }
 
+emu_launch_rec *emu_early_head, *emu_early_tail;
+static emu_launch_rec *emu_early_parent; /* the grid whose later blocks are checked against its early children */
+
+/* Runs the grids the block just finished launched into streams that do not wait for its
+ * grid: now, before the parent's other blocks. On a GPU such a child may start at once, so
+ * a child that reads what the parent's other blocks write races with them; running it here
+ * makes that race show as wrong results, every time. */
+static int run_early_children(void)
+{
+    emu_launch_rec *children = emu_early_head;
+    if (!children)
+        return 0;
+    emu_early_head = emu_early_tail = NULL;
+    emu_launch_rec *parent = emu_running;
+    size_t parent_shared = emu_dyn_shared_bytes;
+    unsigned int parent_threads = emu_nthreads;
+    uint3 parent_block = emu_block;
+    static int noted;
+    int was_checking = emu_early_checking;
+    emu_early_checking = 0;
+    emu_early_recording++;
+    if (!emu_early_child_name)
+        emu_early_child_name = children->name;
+    if (!emu_early_parent)
+        emu_early_parent = parent;
+    if (!noted++)
+        fprintf(stderr, "emu: note: a grid launched from the device into a stream that does not wait for its parent "
+                        "(the default stream, cudaStreamFireAndForget) runs right after the launching block, before "
+                        "the parent's other blocks: an order a GPU may choose. cudaStreamTailLaunch waits for the "
+                        "whole parent grid\n");
+    int status = 0;
+    while (children) {
+        emu_launch_rec *child = children;
+        children = child->next;
+        if (status == 0)
+            status = emu_run_grid(child);
+        child->destroy(child->closure);
+    }
+    emu_early_recording--;
+    emu_early_checking = was_checking || emu_early_parent == parent;
+    if (status != 0)
+        return -1; /* the child's fault stands, with the child as the running grid */
+    emu_running = parent;
+    emu_dyn_shared_bytes = parent_shared;
+    emu_nthreads = parent_threads;
+    emu_block = parent_block;
+    return 0;
+}
+
 int emu_run_grid(emu_launch_rec *r)
 {
     emu_running = r;
@@ -271,8 +365,16 @@ int emu_run_grid(emu_launch_rec *r)
                     status = -1;
                     goto done;
                 }
+                if (run_early_children() != 0) {
+                    status = -1;
+                    goto done;
+                }
             }
 done:
+    if (emu_early_parent == r) {
+        emu_early_forget();
+        emu_early_parent = NULL;
+    }
     if (emu_trace_on)
         emu_trace_end(status != 0);
     return status;

@@ -323,6 +323,34 @@ extern "C" int emu_test_early_return_barrier(int guarded)
     return e;
 }
 
+/* Block 0 launches a child that reads what block 1 writes: with the default stream the child
+ * may run before block 1 (a race); a tail launch waits for the whole parent. */
+__global__ void child_reads(const int *data, int *out) { out[0] = data[64]; }
+
+__global__ void parent_writes(int *data, int *out, int tail)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (tail)
+            child_reads<<<1, 1, 0, cudaStreamTailLaunch>>>(data, out);
+        else
+            child_reads<<<1, 1>>>(data, out);
+    }
+    data[blockIdx.x * 64 + threadIdx.x] = (int)blockIdx.x;
+}
+
+extern "C" int emu_test_parent_child(int tail)
+{
+    int *d, *out;
+    cudaMalloc((void **)&d, 128 * sizeof(int));
+    cudaMalloc((void **)&out, sizeof(int));
+    cudaMemset(d, 0, 128 * sizeof(int)); /* the data was there before: a race, not an uninitialized read */
+    parent_writes<<<2, 64>>>(d, out, tail);
+    int e = cudaDeviceSynchronize();
+    cudaFree(d);
+    cudaFree(out);
+    return e;
+}
+
 extern "C" int emu_test_bad_config(void)
 {
     int *d;

@@ -21,6 +21,7 @@ int emu_test_endless(void);
 int emu_test_spin(void);
 int emu_test_divergent_barrier(void);
 int emu_test_early_return_barrier(int guarded);
+int emu_test_parent_child(int tail);
 int emu_test_bad_config(void); /* first error * 1000 + second */
 int emu_test_not_races(int *count, int *global_count, int *bytes_sum);
 int emu_test_waw_race(void);

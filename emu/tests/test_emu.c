@@ -236,6 +236,12 @@ static void test_early_return_before_barrier(void)
     CU_ASSERT_EQUAL(emu_test_early_return_barrier(1), cudaSuccess); /* guarded work, every thread at the barrier */
 }
 
+static void test_parent_child_race(void)
+{
+    expect_kernel_error(emu_test_parent_child(0), cudaErrorLaunchFailure, "race between a parent grid and its child");
+    CU_ASSERT_EQUAL(emu_test_parent_child(1), cudaSuccess); /* the tail launch waits for block 1 */
+}
+
 static void test_bad_configuration(void)
 {
     CU_ASSERT_EQUAL(emu_test_bad_config(), cudaErrorInvalidConfiguration * 1000);
@@ -754,6 +760,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "endless loop without memory accesses: time limit", test_time_limit) ||
         !CU_add_test(s, "__syncthreads in divergent code", test_divergent_barrier) ||
         !CU_add_test(s, "an early return before __syncthreads: [barrier-divergence]", test_early_return_before_barrier) ||
+        !CU_add_test(s, "a child grid not tail-launched reads what the parent writes: [race]", test_parent_child_race) ||
         !CU_add_test(s, "1024+ threads per block: invalid configuration", test_bad_configuration) ||
         !CU_add_test(s, "broken: tiled matmul, no __syncthreads after the tile loads (race)", test_broken_matmul_no_sync_after_load) ||
         !CU_add_test(s, "broken: tiled matmul, no __syncthreads after the tile use (race)", test_broken_matmul_no_sync_after_use) ||
