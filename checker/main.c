@@ -49,12 +49,27 @@ static void scan_todos(const char *path, char *out, size_t size)
     out[0] = '\0';
     if (!f)
         return;
+    char seen[64][48]; /* the "TODO(student) N" labels listed: a TODO that spans a comment and
+                        * a placeholder line is listed once, at its first line */
+    int seen_count = 0;
     while (fgets(line, sizeof line, f)) {
         number++;
         char *todo = strstr(line, "TODO(student)");
         if (!todo)
             continue;
         todo[strcspn(todo, "\r\n")] = '\0';
+        size_t end = strlen(todo);
+        while (end > 0 && (todo[end - 1] == ' ' || todo[end - 1] == '/' || todo[end - 1] == '*'))
+            todo[--end] = '\0'; /* the comment's closing star-slash */
+        char label[48];
+        snprintf(label, sizeof label, "%.*s", (int)strcspn(todo, ":"), todo);
+        int repeated = 0;
+        for (int i = 0; i < seen_count && !repeated; i++)
+            repeated = strcmp(seen[i], label) == 0;
+        if (repeated)
+            continue;
+        if (seen_count < 64)
+            snprintf(seen[seen_count++], sizeof seen[0], "%s", label);
         int written = snprintf(out + used, size - used, "    line %d: %s\n", number, todo);
         if (written < 0 || (size_t)written >= size - used)
             break;
