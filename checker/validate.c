@@ -274,8 +274,7 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
     case TASK_VEC_SINE:
     case TASK_MAT_ADD:
     case TASK_MATMUL: {
-        long long expected = v->task == TASK_VEC_SINE ? cs->size.n : v->task == TASK_MAT_ADD ? cs->size.rows * cs->size.cols
-                                                                                        : cs->size.m * cs->size.n;
+        long long expected = lab_task_find(v->task)->output.count(&cs->size); /* one result per element */
         if (!(r = output_record(out, c, key, LABIO_F32, message, size)))
             return 0;
         if ((long long)r->count != expected) {
