@@ -31,8 +31,9 @@ export function loadResults(file) {
   return { file, report };
 }
 
-// The default: the newest (by its "date") gpulab report of an H100 under docs/results/.
-export function newestH100Report(resultsDir) {
+// The default: the newest (by its "date") gpulab report of an H100 under docs/results/
+// (with accept(report), the newest one it accepts; null when there is none).
+export function newestH100Report(resultsDir, accept) {
   const found = [];
   const walk = (dir) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -41,12 +42,14 @@ export function newestH100Report(resultsDir) {
       else if (entry.name.endsWith('.json')) {
         try {
           const r = JSON.parse(fs.readFileSync(p, 'utf8'));
-          if (r.schema === SCHEMA && r.backend === 'gpu' && /H100/.test(r.device?.name ?? '')) found.push({ p, date: r.date });
+          if (r.schema === SCHEMA && r.backend === 'gpu' && /H100/.test(r.device?.name ?? '') && (!accept || accept(r)))
+            found.push({ p, date: r.date });
         } catch { /* not a report: other JSON may live there */ }
       }
     }
   };
   if (fs.existsSync(resultsDir)) walk(resultsDir);
+  if (found.length === 0 && accept) return null;
   if (found.length === 0) throw new DeckError(`no H100 report (schema ${SCHEMA}) under ${resultsDir}: give one with RESULTS=file.json`);
   found.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.p < b.p ? -1 : 1));
   return found[0].p;
