@@ -12,7 +12,7 @@
 typedef enum {
     DATA_RANDOM,   /* seeded, offset and scaled so hard-coded answers fail */
     DATA_TEXTBOOK, /* ints 0..255, the book's rand() & 0xFF */
-    DATA_HALF      /* every float 0.5, the float-sum seed's input */
+    DATA_HALF      /* every float 0.5, the input of the float sum in source note 003 */
 } check_dataset;
 
 typedef struct {

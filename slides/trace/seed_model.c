@@ -1,4 +1,4 @@
-/* seed_model: the seed's latency model for tiled matmul, from checker/model.c as it is.
+/* seed_model: the source notes' latency model for tiled matmul, from checker/model.c as it is.
  * Prints JSON: the per-access costs the model implies, the figures for each (N, T) given on
  * the command line, and cycles per element over a range of N for the deck's chart.
  *
