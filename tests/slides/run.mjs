@@ -16,14 +16,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { inkedShare, launchChromium, watchProblems } from '../browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const build = path.resolve(root, process.env.BUILD || 'build');
 const out = path.join(build, 'slides');
 const screens = path.join(out, 'screens');
-const chrome = process.env.CHROME_PATH || '/usr/bin/chromium';
 
 let passed = 0, failed = 0;
 function check(name, ok, detail = '') {
@@ -191,16 +190,11 @@ attempt('RESULTS= another run', () => {
 
 // ---- 2. the browser ----
 async function browserChecks() {
-  const require = createRequire(path.join(root, 'slides/package.json'));
-  const puppeteer = require('puppeteer-core');
-  const browser = await puppeteer.launch({ executablePath: chrome, headless: true, protocolTimeout: 60000, args: ['--no-sandbox', '--disable-gpu', '--font-render-hinting=none'] });
+  const browser = await launchChromium(root);
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 720 });
-    const problems = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url().slice(0, 80)}`));
+    const problems = watchProblems(page);
     await page.goto(`file://${html}`, { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready);
     // Marp's on-screen controls pop up over the slide; they are not part of the deck's content.
@@ -238,21 +232,7 @@ async function browserChecks() {
       if (over.length) overflow.push(`slide ${i}: ${over[0]}`);
       const png = await page.screenshot({ encoding: 'base64' });
       fs.writeFileSync(path.join(screens, `${String(i).padStart(2, '0')}.png`), Buffer.from(png, 'base64'));
-      // Decoded in the deck's own page (a second tab would put this one in the background, where
-      // Chromium stops painting and the next screenshot never comes).
-      const inked = await page.evaluate(async (b64) => { // share of pixels unlike the most common colour
-        const img = new Image();
-        img.src = `data:image/png;base64,${b64}`;
-        await img.decode();
-        const c = document.createElement('canvas');
-        c.width = img.width; c.height = img.height;
-        const ctx = c.getContext('2d');
-        ctx.drawImage(img, 0, 0);
-        const d = ctx.getImageData(0, 0, c.width, c.height).data;
-        const counts = new Map();
-        for (let p = 0; p < d.length; p += 4) { const k = (d[p] << 16) | (d[p + 1] << 8) | d[p + 2]; counts.set(k, (counts.get(k) || 0) + 1); }
-        return 1 - Math.max(...counts.values()) / (d.length / 4);
-      }, png);
+      const inked = await inkedShare(page, png);
       if (inked < 0.01) blank.push(`slide ${i} (${(100 * inked).toFixed(2)}% inked)`);
     }
     check(`${count} slides screenshotted to ${path.relative(root, screens)}/, none blank`, blank.length === 0, blank.join(', '));

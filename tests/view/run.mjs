@@ -17,12 +17,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { inkedShare, launchChromium, watchProblems } from '../browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const build = path.resolve(root, process.env.BUILD || 'build');
-const chrome = process.env.CHROME_PATH || '/usr/bin/chromium';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'view-test-'));
 
 let passed = 0, failed = 0;
@@ -159,16 +158,11 @@ try {
   // ---- 5. self-contained, and in the browser ----
   const all = kept.map((f) => fs.readFileSync(f, 'utf8'));
   check('the reports are self-contained (no script, no external src/href)', all.every((h) => !/<script|\b(?:src|href)=['"]https?:/.test(h)));
-  const require = createRequire(path.join(root, 'slides/package.json'));
-  const puppeteer = require('puppeteer-core');
-  const browser = await puppeteer.launch({ executablePath: chrome, headless: true, protocolTimeout: 60000, args: ['--no-sandbox', '--disable-gpu', '--font-render-hinting=none'] });
+  const browser = await launchChromium(root);
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1150, height: 900 });
-    const problems = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url().slice(0, 80)}`));
+    const problems = watchProblems(page);
     let pictures = 0;
     const blank = [];
     for (const file of kept) {
@@ -177,19 +171,7 @@ try {
       for (let i = 0; i < figs.length; i++) {
         const png = await figs[i].screenshot({ encoding: 'base64' });
         pictures++;
-        const inked = await page.evaluate(async (b64) => { // share of pixels unlike the most common colour
-          const img = new Image();
-          img.src = `data:image/png;base64,${b64}`;
-          await img.decode();
-          const c = document.createElement('canvas');
-          c.width = img.width; c.height = img.height;
-          const ctx = c.getContext('2d');
-          ctx.drawImage(img, 0, 0);
-          const d = ctx.getImageData(0, 0, c.width, c.height).data;
-          const counts = new Map();
-          for (let p = 0; p < d.length; p += 4) { const k = (d[p] << 16) | (d[p + 1] << 8) | d[p + 2]; counts.set(k, (counts.get(k) || 0) + 1); }
-          return 1 - Math.max(...counts.values()) / (d.length / 4);
-        }, png);
+        const inked = await inkedShare(page, png);
         if (inked < 0.02) blank.push(`${path.basename(file)} picture ${i} (${(100 * inked).toFixed(2)}% inked)`);
       }
     }
