@@ -55,12 +55,9 @@ void emu_resume(emu_lane *l)
 
 void emu_fiber_start(emu_lane *l) { l->ctx = make_fcontext(l->stack_hi, emu_stack_bytes, fiber_entry); }
 
-void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
+static void fault_setv(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(emu_fault.what, sizeof emu_fault.what, fmt, ap);
-    va_end(ap);
     emu_fault.pending = 1;
     emu_fault.code = code;
     emu_fault.tag = tag;
@@ -68,17 +65,21 @@ void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *
     emu_fault_lane = l;
 }
 
+void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fault_setv(code, tag, site, l, fmt, ap);
+    va_end(ap);
+}
+
 /* Stops the current lane for good: the scheduler reports the fault. */
 void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, uintptr_t site, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(emu_fault.what, sizeof emu_fault.what, fmt, ap);
+    fault_setv(code, tag, site, l, fmt, ap);
     va_end(ap);
-    emu_fault.pending = 1;
-    emu_fault.code = code;
-    emu_fault.tag = tag;
-    emu_fault.site = site;
     l->state = L_FAULT;
     emu_yield();
     abort(); /* unreachable: a faulted lane is never resumed */

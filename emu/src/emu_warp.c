@@ -16,26 +16,14 @@
 static const uint3 zero3 = {0, 0, 0};
 uint3 emu_thread_idx(void) { return emu_cur ? emu_cur->tid : zero3; }
 uint3 emu_block_idx(void) { return emu_block; }
-uint3 emu_block_dim(void)
+static uint3 dims_of(dim3 d)
 {
-    uint3 d = {1, 1, 1};
-    if (emu_running) {
-        d.x = emu_running->block.x;
-        d.y = emu_running->block.y;
-        d.z = emu_running->block.z;
-    }
-    return d;
+    uint3 u = {d.x, d.y, d.z};
+    return u;
 }
-uint3 emu_grid_dim(void)
-{
-    uint3 d = {1, 1, 1};
-    if (emu_running) {
-        d.x = emu_running->grid.x;
-        d.y = emu_running->grid.y;
-        d.z = emu_running->grid.z;
-    }
-    return d;
-}
+static const uint3 one3 = {1, 1, 1};
+uint3 emu_block_dim(void) { return emu_running ? dims_of(emu_running->block) : one3; }
+uint3 emu_grid_dim(void) { return emu_running ? dims_of(emu_running->grid) : one3; }
 
 void emu_syncthreads(void)
 {
