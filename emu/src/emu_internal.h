@@ -158,6 +158,8 @@ extern const char *emu_early_child_name;
 void emu_early_note(uintptr_t addr, unsigned int size, int kind, uintptr_t site);
 int emu_early_conflict(uintptr_t addr, unsigned int size, int kind, uintptr_t *child_site, int *child_kind);
 void emu_early_forget(void);
+/* emu_report.c: the fault for lane l's access against an early child's at child_site. */
+void emu_report_early_race(emu_lane *l, uintptr_t child_site, int child_kind);
 
 /* emu_fiber.c */
 extern emu_lane emu_lanes[MAX_THREADS];

@@ -119,6 +119,25 @@ static const char *verb_past(int kind)
     return kind == K_LOAD ? "loaded" : kind == K_STORE ? "stored" : "atomically updated";
 }
 
+/* Lane l's global access conflicts with what an early child grid (emu_early.c) did at
+ * child_site: the fault of a race between parent and child. */
+void emu_report_early_race(emu_lane *l, uintptr_t child_site, int child_kind)
+{
+    char mem[320], other[512];
+    emu_describe_memory(SP_GLOBAL, l->addr, mem, sizeof mem);
+    emu_describe_line(child_site, other, sizeof other);
+    emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, l->site, l,
+                  "race between a parent grid and its child: block (%u,%u,%u) of %s, thread (%u,%u,%u), %s %s, which "
+                  "the child grid %s %s at %s. The child was launched into a stream that does not wait for its "
+                  "parent (the default stream or cudaStreamFireAndForget), so on a GPU it may run while the "
+                  "parent's other blocks still run: launch it with cudaStreamTailLaunch, which starts it after the "
+                  "whole parent grid",
+                  emu_block.x, emu_block.y, emu_block.z,
+                  emu_running && emu_running->name ? emu_running->name : "the kernel", l->tid.x, l->tid.y, l->tid.z,
+                  verb_now(l->kind), mem, emu_early_child_name ? emu_early_child_name : "", verb_past(child_kind),
+                  other);
+}
+
 /* Lane l made an access (site, addr, space, kind) that emu_race_access() found
  * in conflict. Returns -1 when the kernel must stop (a race, EMU_RACES unset or
  * =error). */

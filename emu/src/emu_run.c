@@ -31,15 +31,6 @@ static int same_source_line(uintptr_t a, uintptr_t b)
     return strcmp(line_a, line_b) == 0 && strchr(line_a, ':') != NULL;
 }
 
-static const char *access_verb(int kind)
-{
-    return kind == K_LOAD ? "loads from" : kind == K_STORE ? "stores to" : "atomically updates";
-}
-static const char *access_verb_past(int kind)
-{
-    return kind == K_LOAD ? "loaded" : kind == K_STORE ? "stored" : "atomically updated";
-}
-
 /* Global accesses of the lanes g[0..k): remembered while an early child runs, checked
  * against what it touched while the parent's later blocks run (emu_early.c). */
 static int check_early(emu_lane **g, int k)
@@ -56,19 +47,7 @@ static int check_early(emu_lane **g, int k)
         }
         if (!emu_early_conflict(l->addr, l->size, l->kind, &child_site, &child_kind))
             continue;
-        char mem[320], other[512];
-        emu_describe_memory(SP_GLOBAL, l->addr, mem, sizeof mem);
-        emu_describe_line(child_site, other, sizeof other);
-        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, l->site, l,
-                      "race between a parent grid and its child: block (%u,%u,%u) of %s, thread (%u,%u,%u), %s %s, "
-                      "which the child grid %s %s at %s. The child was launched into a stream that does not wait "
-                      "for its parent (the default stream or cudaStreamFireAndForget), so on a GPU it may run while "
-                      "the parent's other blocks still run: launch it with cudaStreamTailLaunch, which starts it "
-                      "after the whole parent grid",
-                      emu_block.x, emu_block.y, emu_block.z, emu_running && emu_running->name ? emu_running->name
-                                                                                           : "the kernel",
-                      l->tid.x, l->tid.y, l->tid.z, access_verb(l->kind), mem,
-                      emu_early_child_name ? emu_early_child_name : "", access_verb_past(child_kind), other);
+        emu_report_early_race(l, child_site, child_kind);
         return -1;
     }
     return 0;
