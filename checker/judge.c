@@ -6,24 +6,6 @@
 #include "stages.h"
 #include "validate.h"
 
-/* Why an output failed validation: it launched the wrong number of blocks, left
- * every wrong element unwritten, or computed wrong values. Call right after the
- * validate_output() that failed. */
-static check_verdict classify_wrong(const check_variant *v, const check_case *cs, const labio_file *out, int c,
-                                    const char *key)
-{
-    const lab_task_info *info = lab_task_find(v->task);
-    if (info && info->reduction) {
-        int64_t grid = 0;
-        labio_get_case_i64(out, c, strcmp(key, LABIO_OUT_LAST) == 0 ? LABIO_GRID_LAST : LABIO_GRID, &grid);
-        if (grid != expected_reduction_blocks(v, cs->size.n, cs->size.block))
-            return VERDICT_WRONG_BLOCK_COUNT;
-    }
-    long long wrong, unwritten;
-    validate_last_mismatch(&wrong, &unwritten);
-    return wrong > 0 && unwritten == wrong ? VERDICT_UNWRITTEN : VERDICT_WRONG;
-}
-
 /* The verdict for a program that stopped: its own diagnosis when it gave one. */
 static check_verdict classify_stop(const run_outcome *o, const char *said)
 {
@@ -105,8 +87,9 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
                         (const char *)status->data);
             return;
         }
-        if (!validate_output(v, cs, &o->out, c, LABIO_OUT, message, sizeof message)) {
-            set_failure(k, classify_wrong(v, cs, &o->out, c, LABIO_OUT), "%s: %s", size, message);
+        check_verdict why;
+        if (!validate_output(v, cs, &o->out, c, LABIO_OUT, message, sizeof message, &why)) {
+            set_failure(k, why, "%s: %s", size, message);
             return;
         }
         if (!emulated_work_covers_inputs(v, cs, &o->out, c, message, sizeof message)) {
@@ -115,7 +98,7 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
         }
         /* The timed runs had other inputs: a result kept from the first run is wrong there. */
         const check_case *timing = c == set->timed ? &set->timing : cs;
-        if (cs->repeats > 0 && !validate_output(v, timing, &o->out, c, LABIO_OUT_LAST, message, sizeof message)) {
+        if (cs->repeats > 0 && !validate_output(v, timing, &o->out, c, LABIO_OUT_LAST, message, sizeof message, NULL)) {
             char detail[1400];
             snprintf(detail, sizeof detail, "after %lld timed runs on new inputs: %s (results must come from the "
                      "inputs of each run: a race, or a result kept from an earlier run?)", cs->repeats, message);

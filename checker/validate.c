@@ -78,20 +78,16 @@ static void note_float(mismatch_log *log, long long index, long long cols, float
         log_append(log, "; %s expected %.9g, got %.9g (%s, allowed error %.3g)", at, ref, (double)got, problem, bound);
 }
 
-/* The counts behind the last failed validation (validate_last_mismatch). */
-static long long last_wrong, last_unwritten;
-
-void validate_last_mismatch(long long *wrong, long long *unwritten)
+/* The class of a failed comparison: every wrong element unwritten, or wrong values. */
+static check_verdict mismatch_class(const mismatch_log *log)
 {
-    *wrong = last_wrong;
-    *unwritten = last_unwritten;
+    return log->unwritten == log->wrong ? VERDICT_UNWRITTEN : VERDICT_WRONG;
 }
 
 static void finish(mismatch_log *log, const char *what, long long total, char *message, size_t size,
-                   const char *detail)
+                   const char *detail, check_verdict *why)
 {
-    last_wrong = log->wrong;
-    last_unwritten = log->unwritten;
+    *why = mismatch_class(log);
     snprintf(message, size, "%lld of %lld %s wrong%s%s", log->wrong, total, what,
              log->unwritten ? " (some never written: does the grid cover them all?)" : "", detail);
 }
@@ -105,7 +101,7 @@ static const labio_record *output_record(const labio_file *out, int c, const cha
     return r;
 }
 
-static int validate_sine(const check_case *cs, const float *got, char *message, size_t size)
+static int validate_sine(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
@@ -119,11 +115,11 @@ static int validate_sine(const check_case *cs, const float *got, char *message, 
     }
     if (log.wrong == 0)
         return 1;
-    finish(&log, "elements", cs->size.n, message, size, detail);
+    finish(&log, "elements", cs->size.n, message, size, detail, why);
     return 0;
 }
 
-static int validate_mat_add(const check_case *cs, const float *got, char *message, size_t size)
+static int validate_mat_add(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
@@ -137,11 +133,11 @@ static int validate_mat_add(const check_case *cs, const float *got, char *messag
     }
     if (log.wrong == 0)
         return 1;
-    finish(&log, "elements", count, message, size, detail);
+    finish(&log, "elements", count, message, size, detail, why);
     return 0;
 }
 
-static int validate_matmul(const check_case *cs, const float *got, char *message, size_t size)
+static int validate_matmul(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
@@ -161,7 +157,7 @@ static int validate_matmul(const check_case *cs, const float *got, char *message
         }
     if (log.wrong == 0)
         return 1;
-    finish(&log, "elements of C", cs->size.m * cs->size.n, message, size, detail);
+    finish(&log, "elements of C", cs->size.m * cs->size.n, message, size, detail, why);
     return 0;
 }
 
@@ -172,7 +168,7 @@ long long expected_reduction_blocks(const check_variant *v, long long n, long lo
 }
 
 static int validate_reduction(const check_variant *v, const check_case *cs, const labio_record *r,
-                              long long grid, char *message, size_t size)
+                              long long grid, char *message, size_t size, check_verdict *why)
 {
     long long expected_grid = expected_reduction_blocks(v, cs->size.n, cs->size.block);
     long long per_block = cs->size.block * (v->unroll > 0 ? v->unroll : 1);
@@ -187,6 +183,7 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
                  expected_grid, v->unroll, cs->size.n, cs->size.block,
                  v->unroll > 1 ? ": each block folds that many data blocks, so the grid shrinks by the same factor"
                                : "");
+        *why = VERDICT_WRONG_BLOCK_COUNT;
         return 0;
     }
     if ((long long)r->count != grid) {
@@ -236,8 +233,7 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
     }
     if (log.wrong == 0)
         return 1;
-    last_wrong = log.wrong;
-    last_unwritten = log.unwritten;
+    *why = mismatch_class(&log);
     snprintf(message, size, "%lld of %lld block sums wrong (total expected %.9g, got %.9g%s)%s", log.wrong, grid,
              total_ref, total_got, log.unwritten ? " from the sums that were written; some never were" : "", detail);
     return 0;
@@ -263,10 +259,9 @@ static int validate_nested(const check_case *cs, const labio_record *r, char *me
     return 1;
 }
 
-int validate_output(const check_variant *v, const check_case *cs, const labio_file *out, int c, const char *key,
-                    char *message, size_t size)
+static int validate_record(const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                           const char *key, char *message, size_t size, check_verdict *why)
 {
-    last_wrong = last_unwritten = 0;
     const labio_record *r;
     int64_t grid = 0;
 
@@ -283,10 +278,10 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
             return 0;
         }
         if (v->task == TASK_VEC_SINE)
-            return validate_sine(cs, r->data, message, size);
+            return validate_sine(cs, r->data, message, size, why);
         if (v->task == TASK_MAT_ADD)
-            return validate_mat_add(cs, r->data, message, size);
-        return validate_matmul(cs, r->data, message, size);
+            return validate_mat_add(cs, r->data, message, size, why);
+        return validate_matmul(cs, r->data, message, size, why);
     }
     case TASK_REDUCE_INT:
     case TASK_REDUCE_FLOAT:
@@ -294,9 +289,10 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
             return 0;
         if (labio_get_case_i64(out, c, strcmp(key, LABIO_OUT_LAST) == 0 ? LABIO_GRID_LAST : LABIO_GRID, &grid) != 0) {
             snprintf(message, size, "the program did not say how many blocks it launched");
+            *why = VERDICT_WRONG_BLOCK_COUNT;
             return 0;
         }
-        return validate_reduction(v, cs, r, grid, message, size);
+        return validate_reduction(v, cs, r, grid, message, size, why);
     case TASK_NESTED_HELLO:
         if (!(r = output_record(out, c, key, LABIO_I32, message, size)))
             return 0;
@@ -304,6 +300,19 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
     }
     snprintf(message, size, "unknown task");
     return 0;
+}
+
+int validate_output(const check_variant *v, const check_case *cs, const labio_file *out, int c, const char *key,
+                    char *message, size_t size, check_verdict *why)
+{
+    check_verdict unused;
+    if (!why)
+        why = &unused;
+    *why = VERDICT_WRONG; /* the failures below that know better say so */
+    int ok = validate_record(v, cs, out, c, key, message, size, why);
+    if (ok)
+        *why = VERDICT_PASS;
+    return ok;
 }
 
 static int same_array(const float *sent, const labio_record *back, long long count, long long cols, const char *label,

@@ -8,6 +8,7 @@
 
 #include "cases.h"
 #include "labio.h"
+#include "verdict.h"
 
 /* Unit roundoff of float: 2^-24. */
 #define FLOAT_UNIT_ROUNDOFF 5.9604644775390625e-08
@@ -24,13 +25,11 @@ double float_sum_bound(long long terms, double abs_sum);
 const char *float_problem(float got, double ref, double bound);
 
 /* Checks output record c<case>.<key> of `out`; returns 1 when right, 0 when wrong
- * (with a message that names the first wrong elements). */
+ * (with a message that names the first wrong elements). *why (when not NULL) gets the
+ * class: VERDICT_PASS, VERDICT_WRONG_BLOCK_COUNT, VERDICT_UNWRITTEN (every wrong element
+ * still holds the poison) or VERDICT_WRONG. */
 int validate_output(const check_variant *v, const check_case *cs, const labio_file *out, int case_index,
-                    const char *key, char *message, size_t size);
-
-/* After validate_output() returned 0: how many elements were wrong, and how many of
- * those still held the poison (never written). Both 0 when the output was missing. */
-void validate_last_mismatch(long long *wrong, long long *unwritten);
+                    const char *key, char *message, size_t size, check_verdict *why);
 
 /* Checks that the inputs read back after the runs equal what was sent. */
 int validate_inputs_unchanged(const check_variant *v, const check_case *cs, const labio_file *out, int case_index,

@@ -88,13 +88,16 @@ static void test_reduction_messages(void)
             sums[b] += data[i];
     }
     output_with_sums(path, sums, 3, &out);
-    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 1);
+    check_verdict why = VERDICT_WRONG;
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message, &why), 1);
+    CU_ASSERT_EQUAL(why, VERDICT_PASS);
     labio_free(&out);
 
     /* a dropped tail: the last block (elements 256..299) is wrong */
     sums[2] -= data[299];
     output_with_sums(path, sums, 3, &out);
-    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message, &why), 0);
+    CU_ASSERT_EQUAL(why, VERDICT_WRONG);
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "block 2 (elements 256..299)"));
     labio_free(&out);
     sums[2] += data[299];
@@ -102,13 +105,15 @@ static void test_reduction_messages(void)
     /* a block that never wrote its sum */
     sums[1] = LAB_POISON_INT;
     output_with_sums(path, sums, 3, &out);
-    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message, &why), 0);
+    CU_ASSERT_EQUAL(why, VERDICT_UNWRITTEN); /* the only wrong sum is the unwritten one */
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "never wrote"));
     labio_free(&out);
 
     /* the wrong number of blocks */
     output_with_sums(path, sums, 2, &out);
-    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message, &why), 0);
+    CU_ASSERT_EQUAL(why, VERDICT_WRONG_BLOCK_COUNT);
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "launched 2 blocks; expected 3"));
     labio_free(&out);
     remove(path);
@@ -140,7 +145,7 @@ static void test_matmul_messages(void)
     labio_put(f, "c0.in_after.b", LABIO_F32, b, 6);
     fclose(f);
     CU_ASSERT_EQUAL_FATAL(labio_read(path, &out, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message), 0);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "1 of 4 elements of C wrong"));
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "(row 1, col 1)"));
     CU_ASSERT_EQUAL(validate_inputs_unchanged(v, &cs, &out, 0, message, sizeof message), 1);
