@@ -41,6 +41,17 @@ static double lanes_active_pct(const measured_counts *m)
     return m->lane_slots ? 100.0 * (double)m->active_lanes / (double)m->lane_slots : -1;
 }
 
+/* The emulator's five exact columns: load instructions, sectors per request, used/fetched,
+ * lanes active, bank conflicts (the per-lab table and the traffic ladder share them). */
+static void print_emulated_counts(FILE *out, const measured_counts *m)
+{
+    fprintf(out, " %10llu", (unsigned long long)m->gld_inst);
+    print_rate(out, " %9.2f", sectors_per_request(m), 10);
+    print_rate(out, " %8.1f%%", coalescing_pct(m), 10);
+    print_rate(out, " %8.1f%%", lanes_active_pct(m), 10);
+    fprintf(out, " %9llu", (unsigned long long)m->shared_bank_conflicts);
+}
+
 static void print_emulated_row(FILE *out, const kernel_report *k)
 {
     const measured_counts *m = &k->measured;
@@ -48,11 +59,8 @@ static void print_emulated_row(FILE *out, const kernel_report *k)
         fprintf(out, " %10s %9s %9s %9s %9s  %-24s\n", "-", "-", "-", "-", "-", k->size);
         return;
     }
-    fprintf(out, " %10llu", (unsigned long long)m->gld_inst);
-    print_rate(out, " %9.2f", sectors_per_request(m), 10);
-    print_rate(out, " %8.1f%%", coalescing_pct(m), 10);
-    print_rate(out, " %8.1f%%", lanes_active_pct(m), 10);
-    fprintf(out, " %9llu  %-24s\n", (unsigned long long)m->shared_bank_conflicts, k->size);
+    print_emulated_counts(out, m);
+    fprintf(out, "  %-24s\n", k->size);
 }
 
 static void print_count(FILE *out, int has, uint64_t value)
@@ -257,12 +265,8 @@ static void print_emulated_ladder(FILE *out, const run_report *run, int colour)
             }
             if (!first)
                 first = m->gld_inst;
-            fprintf(out, "  %-26s %-18s %10llu", i == 0 ? lab->lab->dir : "", k->variant->name,
-                    (unsigned long long)m->gld_inst);
-            print_rate(out, " %9.2f", sectors_per_request(m), 10);
-            print_rate(out, " %8.1f%%", coalescing_pct(m), 10);
-            print_rate(out, " %8.1f%%", lanes_active_pct(m), 10);
-            fprintf(out, " %9llu", (unsigned long long)m->shared_bank_conflicts);
+            fprintf(out, "  %-26s %-18s", i == 0 ? lab->lab->dir : "", k->variant->name);
+            print_emulated_counts(out, m);
             if (m->gld_inst && first)
                 fprintf(out, " %9.2fx\n", (double)first / (double)m->gld_inst);
             else
