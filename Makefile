@@ -149,7 +149,8 @@ CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$
 ifeq ($(BACKEND),gpu)
 EMU_DIAG ?= $(if $(filter 1,$(FAST)),0,$(shell tools/setup --check emu >/dev/null 2>&1 && echo 1))
 endif
-# $(1): the build target for the emulator (build-labs, build-solutions), $(2): its folder.
+# emu_diag_build: $(1) is the build target for the emulator (build-labs, build-solutions);
+# emu_diag_args: $(1) is the folder of its programs under $(BUILD)/emu.
 emu_diag_build = $(if $(and $(filter 1,$(EMU_DIAG)),$(if $(EMU_DIAG_BUILD),,yes)),@$(MAKE) --no-print-directory BACKEND=emu $(1))
 emu_diag_args = $(if $(EMU_DIAG_BUILD),--emu-build $(EMU_DIAG_BUILD),$(if $(filter 1,$(EMU_DIAG)),--emu-build $(BUILD)/emu/$(1)))
 

@@ -47,6 +47,16 @@ header() { # file key -> the value of "# key: value"
     sed -n "s/^# $2: //p" "$1" | head -n 1
 }
 
+# patched_tree PATCH SRC TREE LAB: TREE/LAB/<file> is SRC with PATCH applied (the patches are
+# made against the solution without the deck's `// slide:` markers); patch's words on stdout.
+patched_tree() {
+    rm -rf "$3" && mkdir -p "$3/$4"
+    local file
+    file=$3/$4/$(basename "$2")
+    grep -v '^[[:space:]]*// slide:' "$2" > "$file"
+    patch -s --no-backup-if-mismatch "$file" < "$1" 2>&1
+}
+
 patches=()
 for p in "$here"/*.patch; do
     [ -e "$p" ] || continue
@@ -73,9 +83,7 @@ elif [ "${1:-}" = "--prebuild-emu" ] && [ -n "${2:-}" ]; then
         name=$(basename "$p" .patch)
         lab=$(header "$p" lab)
         src=$(ls solutions/"$lab"/*.cu | head -n 1)
-        rm -rf "$work/tree" && mkdir -p "$work/tree/$lab"
-        grep -v '^[[:space:]]*// slide:' "$src" > "$work/tree/$lab/$(basename "$src")"
-        patch -s --no-backup-if-mismatch "$work/tree/$lab/$(basename "$src")" < "$p" || continue
+        patched_tree "$p" "$src" "$work/tree" "$lab" > /dev/null || continue
         rm -rf "$work/build/emu/tree"
         if make --no-print-directory TREE="$work/tree" LAB="${lab:0:2}" BUILD="$work/build" BACKEND=emu build-labs \
             > "$work/log" 2>&1; then
@@ -155,12 +163,8 @@ for p in "${patches[@]}"; do
     log=$tmp/$name.log
     json=$tmp/$name.json
     if [ -z "$why" ]; then
-        rm -rf "$tree" "$build"/*/tree
-        mkdir -p "$tree/$lab"
-        file=$tree/$lab/$(basename "$src")
-        # The patches are made against the solution without the deck's `// slide:` markers.
-        grep -v '^[[:space:]]*// slide:' "$src" > "$file"
-        if ! patch -s --no-backup-if-mismatch "$file" < "$p" > "$log" 2>&1; then
+        rm -rf "$build"/*/tree
+        if ! patched_tree "$p" "$src" "$tree" "$lab" > "$log"; then
             why="patch does not apply to $src (the solution changed?): $(head -n 1 "$log")"
         fi
     fi
