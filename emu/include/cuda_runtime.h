@@ -125,16 +125,47 @@ typedef struct dim3 {
 #endif
 } dim3;
 
-#define EMU_VEC2(T, N) typedef struct N##2 { T x, y; } N##2;
-#define EMU_VEC3(T, N) typedef struct N##3 { T x, y, z; } N##3;
-#define EMU_VEC4(T, N) typedef struct N##4 { T x, y, z, w; } N##4;
+/* CUDA's vector types, with CUDA's size and alignment. Copying a 2- or 4-wide one is one
+ * access of its whole width (a 128-bit load of a float4, as on the GPU): the copy goes
+ * through one volatile vector access, which the compiler may neither split into fields
+ * nor drop, so the emulator sees and counts the instruction the GPU runs. */
+#ifdef __cplusplus
+#define EMU_VEC_COPY(N, W)                                                                                  \
+    N(const N &o) { emu_copy(o); }                                                                          \
+    N &operator=(const N &o) { emu_copy(o); return *this; }                                                 \
+    void emu_copy(const N &o)                                                                               \
+    {                                                                                                       \
+        typedef char bytes __attribute__((vector_size(W)));                                                 \
+        *(volatile bytes *)this = *(const volatile bytes *)&o;                                              \
+    }
+#define EMU_VEC2(T, N)                                                                                      \
+    struct __attribute__((aligned(2 * sizeof(T)))) N##2 {                                                   \
+        T x, y;                                                                                             \
+        N##2() = default;                                                                                   \
+        constexpr N##2(T a, T b) : x(a), y(b) {}                                                            \
+        EMU_VEC_COPY(N##2, 2 * sizeof(T))                                                                   \
+    };                                                                                                      \
+    static inline N##2 make_##N##2(T x, T y) { return N##2(x, y); }
+#define EMU_VEC4(T, N)                                                                                      \
+    struct __attribute__((aligned(4 * sizeof(T)))) N##4 {                                                   \
+        T x, y, z, w;                                                                                       \
+        N##4() = default;                                                                                   \
+        constexpr N##4(T a, T b, T c, T d) : x(a), y(b), z(c), w(d) {}                                      \
+        EMU_VEC_COPY(N##4, 4 * sizeof(T))                                                                   \
+    };                                                                                                      \
+    static inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4(x, y, z, w); }
+#define EMU_VEC3(T, N)                                                                                      \
+    typedef struct N##3 { T x, y, z; } N##3;                                                                \
+    static inline N##3 make_##N##3(T x, T y, T z) { N##3 v = {x, y, z}; return v; }
 EMU_VEC2(int, int) EMU_VEC3(int, int) EMU_VEC4(int, int)
 EMU_VEC2(unsigned int, uint) EMU_VEC4(unsigned int, uint)
 EMU_VEC2(float, float) EMU_VEC3(float, float) EMU_VEC4(float, float)
-EMU_VEC2(double, double)
+EMU_VEC2(double, double) EMU_VEC2(long long, longlong)
+#undef EMU_VEC_COPY
 #undef EMU_VEC2
 #undef EMU_VEC3
 #undef EMU_VEC4
+#endif
 
 /* ---- host API (C) -------------------------------------------------------------------------- */
 
