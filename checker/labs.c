@@ -41,6 +41,13 @@ const check_lab check_labs[] = {
      {{"neighbored_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"interleaved_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}},
+    /* The whole sum: `unroll` is the int4 loads per loop iteration, `tile` the threads per block. */
+    {"08-reduce-bandwidth", "reduce_bandwidth.cu", "Reduction at the memory limit: the whole sum in 64 bits",
+     {{"grid_stride", TASK_SUM_INT, MODEL_SUM_GRID_STRIDE, 1, 256, WARP_SAFE, SIZES_LADDER},
+      {"vector4", TASK_SUM_INT, MODEL_SUM_VECTOR4, 1, 256, WARP_SAFE, SIZES_LADDER},
+      {"single_pass", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 1, 256, WARP_SAFE, SIZES_LADDER},
+      {"unrolled4", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 4, 1024, WARP_SAFE, SIZES_LADDER},
+      {"atomic_total", TASK_SUM_INT, MODEL_SUM_ATOMIC, 4, 1024, WARP_SAFE, SIZES_LADDER}}},
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
 

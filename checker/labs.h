@@ -17,7 +17,7 @@ typedef struct {
     lab_task task;
     model_kernel model;
     int unroll;         /* reductions: data blocks each thread block folds */
-    int tile;           /* 2-D kernels: tile width or block side */
+    int tile;           /* 2-D kernels: tile width or block side; the whole sum: threads per block */
     int legacy_warp_sync; /* taught as the legacy volatile last warp: a warp exchange without
                              __syncwarp() is reported as a known hazard, not a failure */
     check_sizes sizes;    /* which size table its cases come from */

@@ -29,7 +29,7 @@ static double median_of(const labio_file *out, int c, const char *key)
     return median;
 }
 
-static void model_for_case(const check_variant *v, const check_case *c, kernel_report *k)
+static void model_for_case(const check_variant *v, const check_case *c, int sms, kernel_report *k)
 {
     model_params p;
     memset(&p, 0, sizeof p);
@@ -38,6 +38,7 @@ static void model_for_case(const check_variant *v, const check_case *c, kernel_r
     p.unroll = v->unroll > 0 ? v->unroll : 1;
     p.tile = v->tile;
     p.size = c->size;
+    p.sms = sms; /* the whole sum's grid: a few blocks per SM */
     k->params = p;
     k->has_model = model_traffic(&p, &k->model) == 0;
 }
@@ -118,7 +119,7 @@ void stage_measure(const check_options *opt, run_report *run, const char *progra
         return;
     const check_case *cs = &set->cases[set->timed];
     cases_describe(v, cs, k->size, sizeof k->size);
-    model_for_case(v, cs, k);
+    model_for_case(v, cs, run->device_sms, k);
     read_emulator_counts(&o->out, set->timed, &k->measured);
     if (opt->require_model && k->correct && k->has_model)
         require_model_match(k);

@@ -417,6 +417,107 @@ static void matmul_block(const model_params *p, long long bx, long long by, tall
     }
 }
 
+/* --------------------------------------------------------- whole sum ---- */
+
+#define SUM_THREADS_PER_SM 2048 /* the grid: sms * (2048 / tile) blocks, as many as the SMs run at once */
+#define SUM_PARTIAL_BYTES 8     /* a block sum, the total: long long */
+#define INT4_BYTES 16
+#define BASE_SCRATCH ((uint64_t)4 << 40) /* the scratch buffer: the block sums from offset 0, then the counter */
+
+/* Rounds of `for (i = g; i + (u-1)*t < count; i += u*t)` for the lane with index g. */
+static long long unrolled_rounds(long long g, long long count, long long t, long long u)
+{
+    long long last = count - (u - 1) * t; /* the round runs while i < last */
+    return g < last ? (last - g + u * t - 1) / (u * t) : 0;
+}
+
+/* One warp's loads in a grid-stride loop over `count` items of `eb` bytes at `base`: the
+ * warp's lanes have the grid-wide indices g0 .. g0 + lanes - 1 and the grid t threads:
+ *     for (i = g; i + (u-1)*t < count; i += u*t)  load items i, i + t, ..., i + (u-1)*t
+ *     for (; i < count; i += t)                   load item i     (runs only when u > 1)
+ * The lanes reconverge at each loop's head: round k of a loop is one instruction (per load
+ * of the round) for the lanes that run round k, each at its own address. */
+static void stride_loads(stream *s, uint64_t base, uint64_t eb, long long count, long long g0, long long lanes_n,
+                         long long t, long long u)
+{
+    long long rounds[WARP], fewest = -1, most = 0;
+    for (long long l = 0; l < lanes_n; l++) {
+        rounds[l] = unrolled_rounds(g0 + l, count, t, u);
+        fewest = fewest < 0 || rounds[l] < fewest ? rounds[l] : fewest;
+        most = rounds[l] > most ? rounds[l] : most;
+    }
+    /* Rounds every lane runs: the same sectors each time (the step u*t*eb moves them whole
+     * sectors when t is a multiple of 32; emit_loop counts any step exactly). */
+    for (long long j = 0; j < u; j++) {
+        lanes w = {0, {0}};
+        for (long long l = 0; l < lanes_n; l++)
+            add_lane(&w, base + (uint64_t)(g0 + l + j * t) * eb);
+        emit_loop(s, &w, eb, (uint64_t)(u * t) * eb, (uint64_t)(fewest > 0 ? fewest : 0), 1);
+    }
+    /* The rounds only some lanes run (the lanes whose items end first drop out). */
+    for (long long k = fewest > 0 ? fewest : 0; k < most; k++)
+        for (long long j = 0; j < u; j++) {
+            lanes w = {0, {0}};
+            for (long long l = 0; l < lanes_n; l++)
+                if (rounds[l] > k)
+                    add_lane(&w, base + (uint64_t)(g0 + l + k * u * t + j * t) * eb);
+            emit(s, &w, eb, 1);
+        }
+    /* The single-load loop after the unrolled one: at most u - 1 rounds per lane. */
+    for (long long k = 0; u > 1 && k < u - 1; k++) {
+        lanes w = {0, {0}};
+        for (long long l = 0; l < lanes_n; l++) {
+            long long i = g0 + l + rounds[l] * u * t + k * t;
+            if (i < count)
+                add_lane(&w, base + (uint64_t)i * eb);
+        }
+        emit(s, &w, eb, 1);
+    }
+}
+
+/* The whole sum (model.h, MODEL_SUM_*): the grid's loads of the data, the block sums, and
+ * the one block that adds them. */
+static void sum_traffic(const model_params *p, tally *t, long long grid)
+{
+    long long n = p->size.n, block = p->tile, threads = grid * block;
+    int vector = p->kernel != MODEL_SUM_GRID_STRIDE;
+    long long quads = n / 4;
+    uint64_t partials = BASE_SCRATCH, total = BASE_OUT;
+
+    for (long long b = 0; b < grid; b++) {
+        for (long long w0 = 0; w0 < block; w0 += WARP) {
+            long long g0 = b * block + w0, lanes_n = block - w0 < WARP ? block - w0 : WARP;
+            if (!vector) { /* for (i = g; i < n; i += T) data[i] */
+                stride_loads(&t->ld, BASE_IN0, (uint64_t)p->elem_bytes, n, g0, lanes_n, threads, 1);
+                continue;
+            }
+            /* int4 items, then the tail: if (4*quads + g < n) data[4*quads + g] */
+            stride_loads(&t->ld, BASE_IN0, INT4_BYTES, quads, g0, lanes_n, threads, p->unroll);
+            lanes tail = {0, {0}};
+            for (long long l = 0; l < lanes_n; l++)
+                if (quads * 4 + g0 + l < n)
+                    add_lane(&tail, BASE_IN0 + (uint64_t)(quads * 4 + g0 + l) * (uint64_t)p->elem_bytes);
+            emit(&t->ld, &tail, (uint64_t)p->elem_bytes, 1);
+        }
+        if (p->kernel != MODEL_SUM_ATOMIC) { /* thread 0: block_sums[b] = sum (the atomic's add is no store) */
+            lanes one = {1, {partials + (uint64_t)b * SUM_PARTIAL_BYTES}};
+            emit(&t->st, &one, SUM_PARTIAL_BYTES, 1);
+        }
+    }
+    /* One block of `block` threads adds the block sums: the second kernel, or the last block. */
+    if (p->kernel != MODEL_SUM_ATOMIC)
+        for (long long w0 = 0; w0 < block; w0 += WARP)
+            stride_loads(&t->ld, partials, SUM_PARTIAL_BYTES, grid, w0, block - w0 < WARP ? block - w0 : WARP, block, 1);
+    /* thread 0: *total = sum; single pass: also blocks_done = 0 (the counter's atomicAdd and
+     * the accumulator's atomicAdd and atomicExch are atomics, not loads or stores). */
+    lanes one = {1, {total}};
+    emit(&t->st, &one, SUM_PARTIAL_BYTES, 1);
+    if (p->kernel == MODEL_SUM_LAST_BLOCK || p->kernel == MODEL_SUM_ATOMIC) {
+        one.addr[0] = BASE_SCRATCH + ((uint64_t)1 << 32); /* the counter, past the block sums */
+        emit(&t->st, &one, 4, 1);
+    }
+}
+
 /* ------------------------------------------------------------ driver ---- */
 
 static int valid(const model_params *p)
@@ -440,6 +541,11 @@ static int valid(const model_params *p)
     case MODEL_REDUCE_SYNCWARP:
     case MODEL_REDUCE_SHUFFLE:
         return p->size.block >= 1 && p->size.block <= MAX_THREADS && p->size.n >= 0 && (!folds(p->kernel) || p->unroll >= 1);
+    case MODEL_SUM_GRID_STRIDE:
+    case MODEL_SUM_VECTOR4:
+    case MODEL_SUM_LAST_BLOCK:
+    case MODEL_SUM_ATOMIC:
+        return p->tile >= 1 && p->tile <= MAX_THREADS && p->sms >= 1 && p->unroll >= 1 && p->size.n >= 0;
     default:
         return 0;
     }
@@ -502,6 +608,18 @@ int model_traffic(const model_params *p, model_counts *out)
             out->dram_bytes_min = (m * k + k * n + m * n) * eb;
             out->flops = 2 * m * n * k;
         }
+        break;
+    }
+    case MODEL_SUM_GRID_STRIDE:
+    case MODEL_SUM_VECTOR4:
+    case MODEL_SUM_LAST_BLOCK:
+    case MODEL_SUM_ATOMIC: {
+        long long grid = (long long)p->sms * (SUM_THREADS_PER_SM / p->tile);
+        sum_traffic(p, &total, grid);
+        out->dram_bytes_min = (uint64_t)p->size.n * eb + SUM_PARTIAL_BYTES; /* the data, the total */
+        if (p->kernel != MODEL_SUM_ATOMIC)
+            out->dram_bytes_min += (uint64_t)grid * SUM_PARTIAL_BYTES; /* the block sums */
+        out->flops = p->size.n > 0 ? (uint64_t)p->size.n - 1 : 0;
         break;
     }
     default: { /* the reductions */

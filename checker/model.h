@@ -36,15 +36,21 @@ typedef enum {
     MODEL_REDUCE_SYNCWARP,        /* as UNROLL_WARPS, last warp separated by __syncwarp() */
     MODEL_REDUCE_SHUFFLE,         /* fold into registers, warp shuffles, one store per block */
     MODEL_REDUCE_RECURSIVE,       /* device-launched recursion (counts not modelled: -1) */
-    MODEL_NESTED_HELLO            /* no global loads; one atomic per thread (not modelled: -1) */
+    MODEL_NESTED_HELLO,           /* no global loads; one atomic per thread (not modelled: -1) */
+    MODEL_SUM_GRID_STRIDE,        /* whole sum: grid-stride int loads, block sums, a second one-block kernel */
+    MODEL_SUM_VECTOR4,            /* the same with int4 loads (`unroll` per iteration) and the n % 4 tail */
+    MODEL_SUM_LAST_BLOCK,         /* int4 loads, block sums, the last block adds them (one launch) */
+    MODEL_SUM_ATOMIC              /* int4 loads, block sums added atomically, the last block moves the total */
 } model_kernel;
 
 typedef struct {
     model_kernel kernel;
     int elem_bytes;    /* 4 for int and float */
     int unroll;        /* reductions: data blocks folded per thread block (1 = none) */
-    int tile;          /* matmul/mat_add: tile width or block side */
+    int tile;          /* matmul/mat_add: tile width or block side; the whole sum: threads per block */
     lab_sizes size;    /* the case: n and block (1-D), rows and cols (mat_add), m, k, n (matmul) */
+    int sms;           /* the whole sum (MODEL_SUM_*): the device's SM count; the grid is
+                          sms * 2048 / tile blocks of `tile` threads, `unroll` int4 loads per iteration */
 } model_params;
 
 typedef struct {

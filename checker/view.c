@@ -715,6 +715,9 @@ static void view_kernel(FILE *f, const check_options *opt, const char *program, 
     p.unroll = v->unroll > 0 ? v->unroll : 1;
     p.tile = v->tile;
     p.size = set.cases[0].size;
+    int64_t sms = 0; /* the whole sum's grid: the SMs of the machine that ran the drawn case */
+    if (o.have_output && labio_get_i64(&o.out, LABIO_DEVICE_SMS, &sms) == 0)
+        p.sms = (int)sms;
     int has_model = model_traffic(&p, &model) == 0;
 
     trace_data t;

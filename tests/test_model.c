@@ -772,11 +772,105 @@ static void test_speed(void)
  * block sum. Total: 5 + 12 + 1 = 18 loads, 2 + 6 + 1 = 9 stores. */
 static void test_fold_split_warp(void)
 {
-    model_params p = {MODEL_REDUCE_UNROLL, 4, 2, 0, {.n = 100, .block = 64}};
+    model_params p = {MODEL_REDUCE_UNROLL, 4, 2, 0, {.n = 100, .block = 64}, 0};
     model_counts c;
     CU_ASSERT_EQUAL_FATAL(model_traffic(&p, &c), 0);
     CU_ASSERT_EQUAL(c.gld_inst, 18u);
     CU_ASSERT_EQUAL(c.gst_inst, 9u);
+}
+
+/* ------------------------------------------------------------ whole sum ---- */
+
+static model_params sum_params(model_kernel kernel, long long n, int sms, int block, int unroll)
+{
+    model_params p;
+    memset(&p, 0, sizeof p);
+    p.kernel = kernel;
+    p.elem_bytes = 4;
+    p.unroll = unroll;
+    p.tile = block;
+    p.size.n = n;
+    p.sms = sms;
+    return p;
+}
+
+/* The emulator's timed case (n = 65541, 1 SM), as the emulator counted it for lab 08's
+ * solutions (the end-to-end test holds every run to the model with --require-model). */
+static void test_sum_emulator_case(void)
+{
+    static const struct {
+        model_kernel kernel;
+        int block, unroll;
+        uint64_t ld, st, ld_sectors, st_sectors;
+    } rows[] = {
+        {MODEL_SUM_GRID_STRIDE, 256, 1, 2050, 9, 8195, 9}, {MODEL_SUM_VECTOR4, 256, 1, 515, 9, 8196, 9},
+        {MODEL_SUM_LAST_BLOCK, 256, 1, 515, 10, 8196, 10}, {MODEL_SUM_LAST_BLOCK, 1024, 4, 515, 4, 8195, 4},
+        {MODEL_SUM_ATOMIC, 1024, 4, 514, 2, 8194, 2},
+    };
+    for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        model_counts c = run(sum_params(rows[i].kernel, 65541, 1, rows[i].block, rows[i].unroll));
+        CU_ASSERT_EQUAL(c.gld_inst, rows[i].ld);
+        CU_ASSERT_EQUAL(c.gst_inst, rows[i].st);
+        CU_ASSERT_EQUAL(c.gld_sectors, rows[i].ld_sectors);
+        CU_ASSERT_EQUAL(c.gst_sectors, rows[i].st_sectors);
+    }
+}
+
+/* n = 5, 1 SM, block 256: grid 8. One whole int4 (ints 0..3): lane 0 of block 0 loads it
+ * (1 instruction, 1 sector); the tail int 4 (offset 16, the same sector, its own
+ * instruction). 8 block sums stored (8 + 8), then warp 0 of the finishing block loads the
+ * 8 of them (64 bytes: 2 sectors), and *total is stored: 3 loads over 4 sectors, 9 stores. */
+static void test_sum_tiny(void)
+{
+    model_counts c = run(sum_params(MODEL_SUM_VECTOR4, 5, 1, 256, 1));
+    CU_ASSERT_EQUAL(c.gld_inst, 3u);
+    CU_ASSERT_EQUAL(c.gld_sectors, 4u);
+    CU_ASSERT_EQUAL(c.gst_inst, 9u);
+    CU_ASSERT_EQUAL(c.gst_sectors, 9u);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, 5u * 4 + 8 * 8 + 8);
+    /* The atomic finish stores no block sums and loads none back: the total and the counter. */
+    c = run(sum_params(MODEL_SUM_ATOMIC, 5, 1, 1024, 4));
+    CU_ASSERT_EQUAL(c.gld_inst, 2u);
+    CU_ASSERT_EQUAL(c.gst_inst, 2u);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, 5u * 4 + 8);
+}
+
+/* 2^28 ints on 132 SMs: every warp-level load of the data is whole (n and the grid's
+ * thread count are multiples of 32), so the data costs n / 32 scalar or n / 128 int4
+ * instructions over n * 4 / 32 sectors, whatever the unrolling; the block sums (1056 of
+ * 256 threads, 264 of 1024) add their stores and one block's loads. Fast too. */
+static void test_sum_2p28(void)
+{
+    const long long n = 1LL << 28;
+    double t0 = seconds();
+    model_counts c = run(sum_params(MODEL_SUM_GRID_STRIDE, n, 132, 256, 1));
+    CU_ASSERT_EQUAL(c.gld_inst, (uint64_t)n / 32 + 1056 / 32);
+    CU_ASSERT_EQUAL(c.gld_sectors, (uint64_t)n * 4 / 32 + 1056 * 8 / 32);
+    CU_ASSERT_EQUAL(c.gst_inst, 1056u + 1);
+    c = run(sum_params(MODEL_SUM_VECTOR4, n, 132, 256, 1));
+    CU_ASSERT_EQUAL(c.gld_inst, (uint64_t)n / 128 + 1056 / 32);
+    CU_ASSERT_EQUAL(c.gld_sectors, (uint64_t)n * 4 / 32 + 1056 * 8 / 32);
+    c = run(sum_params(MODEL_SUM_LAST_BLOCK, n, 132, 1024, 4));
+    CU_ASSERT_EQUAL(c.gld_inst, (uint64_t)n / 128 + (264 + 31) / 32);
+    CU_ASSERT_EQUAL(c.gld_sectors, (uint64_t)n * 4 / 32 + 264 * 8 / 32);
+    CU_ASSERT_EQUAL(c.gst_inst, 264u + 2);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, (uint64_t)n * 4 + 264 * 8 + 8);
+    c = run(sum_params(MODEL_SUM_ATOMIC, n, 132, 1024, 4));
+    CU_ASSERT_EQUAL(c.gld_inst, (uint64_t)n / 128);
+    CU_ASSERT_EQUAL(c.gst_inst, 2u);
+    CU_ASSERT_EQUAL(c.dram_bytes_min, (uint64_t)n * 4 + 8);
+    run(sum_params(MODEL_SUM_LAST_BLOCK, n - 3, 132, 1024, 4));
+    CU_ASSERT(seconds() - t0 < 0.5);
+}
+
+/* The grid comes from the SM count: without it the whole sum is not modelled. */
+static void test_sum_needs_sms(void)
+{
+    model_counts c;
+    model_params p = sum_params(MODEL_SUM_VECTOR4, 1000, 0, 256, 1);
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
+    p = sum_params(MODEL_SUM_ATOMIC, 1000, 1, 2048, 4);
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
 }
 
 int add_model_tests(void)
@@ -801,7 +895,11 @@ int add_model_tests(void)
         !CU_add_test(suite, "oracle: reductions", test_oracle_reductions) ||
         !CU_add_test(suite, "oracle: odd 1-D blocks and element sizes", test_oracle_1d_odd_blocks) ||
         !CU_add_test(suite, "oracle: mat_add and matmul", test_oracle_2d) ||
-        !CU_add_test(suite, "speed of the large cases", test_speed))
+        !CU_add_test(suite, "speed of the large cases", test_speed) ||
+        !CU_add_test(suite, "whole sum: the emulator's timed case", test_sum_emulator_case) ||
+        !CU_add_test(suite, "whole sum: n = 5 by hand", test_sum_tiny) ||
+        !CU_add_test(suite, "whole sum: 2^28 ints on 132 SMs", test_sum_2p28) ||
+        !CU_add_test(suite, "whole sum: no SM count, no model", test_sum_needs_sms))
         return -1;
     return 0;
 }

@@ -1,0 +1,303 @@
+/* Lab 08: reduction at the memory limit: the whole sum in 64 bits.
+ *
+ * The top of the reduction ladder. Every kernel here computes the WHOLE sum
+ * of n ints on the GPU, as one 64-bit integer in *total: no block sums for
+ * the host to add. n goes up to 2^28 (1 GiB of ints), so the job is to read
+ * the data at the speed of DRAM, and everything else must stay out of the way.
+ *
+ * No kernel launches one thread per element any more. The grid is a few
+ * blocks per SM (lab_sm_count() of them, times the blocks one SM runs at
+ * once), and each thread walks the array with a grid-stride loop, adding in
+ * a long long register. Then the block adds its threads' sums (warp shuffles,
+ * one shared-memory value per warp, as in lab 05's shuffle8), and the block
+ * sums become one total:
+ *
+ *   1. grid_stride   one int load per loop iteration; each block writes its
+ *                    sum to scratch, and a second kernel (one block) adds
+ *                    them into *total: two launches
+ *   2. vector4       the same with 128-bit loads: one int4 (4 ints) per load
+ *                    instruction, the n % 4 ints after the last whole int4
+ *                    read one by one
+ *   3. single_pass   vector4 without the second kernel: the last block to
+ *                    finish (a counter in scratch tells it) adds the block sums
+ *   4. unrolled4     four independent int4 loads per loop iteration before any
+ *                    add (more bytes in flight), 1024-thread blocks, 2 per SM;
+ *                    the same last-block finish
+ *   5. atomic_total  unrolled4 with each block's sum added atomically into one
+ *                    64-bit accumulator in scratch; the last block only moves
+ *                    it to *total
+ *
+ * n may be anything from 1 up; the data pointer comes from cudaMalloc (256-byte
+ * aligned, so the int4 loads are aligned). The scratch buffer (LAB_SCRATCH_BYTES)
+ * is zero before the first call, and what a call leaves there the next call
+ * finds: every counter goes back to zero before the call ends.
+ */
+#include "lab.h"
+
+/* An SM of compute capability 7.0, 8.0 or 9.0 (the H100) runs at most 2048 threads at
+ * once: 8 blocks of 256 or 2 of 1024 fill it. (7.5 runs 1024, 8.6 and 8.9 run 1536:
+ * there some blocks wait for others to finish, and the sum is still right.) */
+constexpr unsigned int THREADS_PER_SM = 2048;
+constexpr unsigned int BLOCK = 256;          /* rungs 1 to 3: 8 blocks per SM */
+constexpr unsigned int BLOCK_UNROLLED = 1024; /* rungs 4 and 5: 2 blocks per SM */
+constexpr unsigned int UNROLL = 4;           /* int4 loads in flight per thread in rungs 4 and 5 */
+
+/* What the kernels keep in the harness's scratch buffer. The block sums are written before
+ * they are read in every call; the counter and the accumulator must be 0 when a call ends. */
+constexpr unsigned int MAX_BLOCKS = 65536;
+struct sum_scratch {
+    long long block_sums[MAX_BLOCKS]; /* one per block of the grid */
+    unsigned long long total;         /* atomic_total: the block sums added so far */
+    unsigned int blocks_done;         /* single pass: blocks that have published their sum */
+};
+static_assert(sizeof(sum_scratch) <= LAB_SCRATCH_BYTES, "sum_scratch must fit the scratch buffer");
+
+/* A few blocks per SM: as many as one SM runs at once. (More blocks than the block sums
+ * scratch can hold would take an SM count no GPU has; the grid-stride loops are right for
+ * any grid.) */
+static unsigned int grid_for(unsigned int block)
+{
+    unsigned int grid = (unsigned int)lab_sm_count() * (THREADS_PER_SM / block);
+    return grid < MAX_BLOCKS ? grid : MAX_BLOCKS;
+}
+
+/* Adds `value` over the 32 lanes of a warp (lab 05's warp_sum, in 64 bits); lane 0 gets
+ * the total. All 32 lanes take part. */
+__device__ long long warp_sum(long long value)
+{
+    for (unsigned int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffff, value, offset);
+    return value;
+}
+
+/* Adds `value` over the threads of the block (a multiple of 32 of them); thread 0 gets the
+ * total. Every thread of the block must call it: it holds a barrier. A second call in the
+ * same kernel needs a __syncthreads() between the two, or it overwrites warp_sums while
+ * warp 0 may still be reading them. */
+__device__ long long block_sum(long long value)
+{
+    __shared__ long long warp_sums[32]; /* at most 1024 / 32 warps */
+    unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+    // slide: block-sum
+    value = warp_sum(value);
+    if (lane == 0)
+        warp_sums[warp] = value;
+    __syncthreads();
+    value = 0;
+    if (warp == 0) {
+        value = lane < blockDim.x / 32 ? warp_sums[lane] : 0;
+        value = warp_sum(value);
+    }
+    // slide: end
+    return value;
+}
+
+/* The second pass of the two-pass rungs: one block adds the `count` block sums. */
+__global__ void sum_block_sums(const long long *block_sums, unsigned int count, long long *total)
+{
+    long long sum = 0;
+    for (unsigned int i = threadIdx.x; i < count; i += blockDim.x)
+        sum += block_sums[i];
+    sum = block_sum(sum);
+    if (threadIdx.x == 0)
+        *total = sum;
+}
+
+/* 1. Grid stride: thread t of the grid adds elements t, t + T, t + 2T, ... (T threads in
+ * the grid). Each pass of the loop reads T consecutive ints: every warp reads 128
+ * consecutive bytes, 4 full sectors. 64-bit from the first add: 2^28 ints of up to 2^30
+ * each can reach 2^58. */
+__global__ void sum_grid_stride(const int *data, long long *block_sums, long long n)
+{
+    // slide: grid-stride
+    long long stride = (long long)gridDim.x * blockDim.x; /* T: threads in the grid */
+    long long sum = 0;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        sum += data[i];
+    // slide: end
+    sum = block_sum(sum);
+    if (threadIdx.x == 0)
+        block_sums[blockIdx.x] = sum;
+}
+
+void launch_grid_stride(const int *data, long long *total, long long n, void *scratch)
+{
+    sum_scratch *s = static_cast<sum_scratch *>(scratch);
+    unsigned int grid = grid_for(BLOCK);
+    sum_grid_stride<<<grid, BLOCK>>>(data, s->block_sums, n);
+    CHECK_LAUNCH();
+    sum_block_sums<<<1, BLOCK>>>(s->block_sums, grid, total);
+    CHECK_LAUNCH();
+}
+
+/* This thread's sum with 128-bit loads: the n / 4 whole int4s of the array in a grid-stride
+ * loop, then the n % 4 ints after them, one each for the first n % 4 threads of the grid. */
+__device__ long long thread_sum_vector4(const int *data, long long n)
+{
+    long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long stride = (long long)gridDim.x * blockDim.x;
+    // slide: vector4-loop
+    const int4 *quads = reinterpret_cast<const int4 *>(data); /* data is 16-byte aligned */
+    long long quad_count = n / 4;
+    long long sum = 0;
+    for (long long i = thread; i < quad_count; i += stride) {
+        int4 q = quads[i];                          /* one 16-byte load */
+        sum += (long long)q.x + q.y + q.z + q.w;    /* in 64 bits: q.x + q.y alone may overflow */
+    }
+    long long tail = quad_count * 4 + thread; /* the ints after the last whole int4 */
+    if (tail < n)
+        sum += data[tail];
+    // slide: end
+    return sum;
+}
+
+/* 2. vector4: grid_stride with int4 loads; the same two passes. */
+__global__ void sum_vector4(const int *data, long long *block_sums, long long n)
+{
+    long long sum = block_sum(thread_sum_vector4(data, n));
+    if (threadIdx.x == 0)
+        block_sums[blockIdx.x] = sum;
+}
+
+void launch_vector4(const int *data, long long *total, long long n, void *scratch)
+{
+    sum_scratch *s = static_cast<sum_scratch *>(scratch);
+    unsigned int grid = grid_for(BLOCK);
+    sum_vector4<<<grid, BLOCK>>>(data, s->block_sums, n);
+    CHECK_LAUNCH();
+    sum_block_sums<<<1, BLOCK>>>(s->block_sums, grid, total);
+    CHECK_LAUNCH();
+}
+
+/* The last-block finish: thread 0 publishes the block's sum, then counts the block as done.
+ * The block that counts last (gridDim.x - 1 blocks were done before it) knows every other
+ * sum is published: it adds them all, writes *total and sets the counter back to 0 for the
+ * next call. Every thread of the block calls it with the block's sum in thread 0. */
+__device__ void finish_last_block(long long block_total, long long *total, sum_scratch *scratch)
+{
+    __shared__ bool is_last;
+    // slide: last-block
+    if (threadIdx.x == 0) {
+        scratch->block_sums[blockIdx.x] = block_total;
+        /* Release: the sum must be visible to every SM before the counter moves. Without
+         * the fence the counter's add may land first, and the last block reads a stale sum. */
+        __threadfence();
+        unsigned int done_before = atomicAdd(&scratch->blocks_done, 1u);
+        is_last = done_before == gridDim.x - 1;
+        if (is_last)
+            __threadfence(); /* acquire: the reads below come after the count that said "last" */
+    }
+    __syncthreads(); /* is_last for the whole block; also ends block_sum's use of warp_sums */
+    if (!is_last)
+        return;
+    long long sum = 0;
+    for (unsigned int i = threadIdx.x; i < gridDim.x; i += blockDim.x)
+        sum += scratch->block_sums[i];
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) {
+        *total = sum;
+        scratch->blocks_done = 0; /* the next call counts from 0 again */
+    }
+    // slide: end
+}
+
+/* 3. single_pass: vector4's loads, then the last block finishes: one launch. */
+__global__ void sum_single_pass(const int *data, long long *total, long long n, sum_scratch *scratch)
+{
+    long long sum = block_sum(thread_sum_vector4(data, n));
+    finish_last_block(sum, total, scratch);
+}
+
+void launch_single_pass(const int *data, long long *total, long long n, void *scratch)
+{
+    sum_single_pass<<<grid_for(BLOCK), BLOCK>>>(data, total, n, static_cast<sum_scratch *>(scratch));
+    CHECK_LAUNCH();
+}
+
+/* This thread's sum with UNROLL independent int4 loads per loop iteration: all four are
+ * issued before the first add needs one, so each thread has 64 bytes in flight instead
+ * of 16. The int4s the unrolled loop leaves (fewer than UNROLL strides before the end)
+ * come one per iteration, then the n % 4 ints as in thread_sum_vector4. */
+__device__ long long thread_sum_unrolled(const int *data, long long n)
+{
+    long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long stride = (long long)gridDim.x * blockDim.x;
+    const int4 *quads = reinterpret_cast<const int4 *>(data);
+    long long quad_count = n / 4;
+    long long sum = 0;
+    long long i = thread;
+    // slide: unrolled-loop
+    for (; i + (UNROLL - 1) * stride < quad_count; i += UNROLL * stride) {
+        int4 q[UNROLL];
+        for (unsigned int u = 0; u < UNROLL; u++) /* all the loads first ... */
+            q[u] = quads[i + u * stride];
+        for (unsigned int u = 0; u < UNROLL; u++) /* ... then the adds */
+            sum += (long long)q[u].x + q[u].y + q[u].z + q[u].w;
+    }
+    for (; i < quad_count; i += stride) {
+        int4 q = quads[i];
+        sum += (long long)q.x + q.y + q.z + q.w;
+    }
+    // slide: end
+    long long tail = quad_count * 4 + thread;
+    if (tail < n)
+        sum += data[tail];
+    return sum;
+}
+
+/* 4. unrolled4: four int4 loads in flight per thread, 1024-thread blocks, 2 per SM, and
+ * single_pass's last-block finish. */
+__global__ void sum_unrolled4(const int *data, long long *total, long long n, sum_scratch *scratch)
+{
+    long long sum = block_sum(thread_sum_unrolled(data, n));
+    finish_last_block(sum, total, scratch);
+}
+
+void launch_unrolled4(const int *data, long long *total, long long n, void *scratch)
+{
+    sum_unrolled4<<<grid_for(BLOCK_UNROLLED), BLOCK_UNROLLED>>>(data, total, n, static_cast<sum_scratch *>(scratch));
+    CHECK_LAUNCH();
+}
+
+/* The atomic finish: thread 0 adds the block's sum into one 64-bit accumulator in scratch
+ * (an unsigned atomic: in two's complement the bits of a signed sum are the same), then
+ * counts the block as done; the last block takes the accumulator's value out, leaving 0,
+ * and resets the counter. No block sums to store, and nothing for the last block to add. */
+__device__ void finish_atomic(long long block_total, long long *total, sum_scratch *scratch)
+{
+    // slide: atomic-finish
+    if (threadIdx.x != 0)
+        return;
+    atomicAdd(&scratch->total, (unsigned long long)block_total);
+    __threadfence(); /* the add lands before the count */
+    unsigned int done_before = atomicAdd(&scratch->blocks_done, 1u);
+    if (done_before == gridDim.x - 1) {
+        __threadfence(); /* every other block's add came before this count */
+        *total = (long long)atomicExch(&scratch->total, 0ull);
+        scratch->blocks_done = 0;
+    }
+    // slide: end
+}
+
+/* 5. atomic_total: unrolled4 with the atomic finish. */
+__global__ void sum_atomic_total(const int *data, long long *total, long long n, sum_scratch *scratch)
+{
+    long long sum = block_sum(thread_sum_unrolled(data, n));
+    finish_atomic(sum, total, scratch);
+}
+
+void launch_atomic_total(const int *data, long long *total, long long n, void *scratch)
+{
+    sum_atomic_total<<<grid_for(BLOCK_UNROLLED), BLOCK_UNROLLED>>>(data, total, n,
+                                                                   static_cast<sum_scratch *>(scratch));
+    CHECK_LAUNCH();
+}
+
+LAB_VARIANTS(
+    variant("grid_stride", launch_grid_stride),
+    variant("vector4", launch_vector4),
+    variant("single_pass", launch_single_pass),
+    variant("unrolled4", launch_unrolled4),
+    variant("atomic_total", launch_atomic_total)
+)
