@@ -52,9 +52,9 @@ struct sum_scratch {
 };
 static_assert(sizeof(sum_scratch) <= LAB_SCRATCH_BYTES, "sum_scratch must fit the scratch buffer");
 
-/* A few blocks per SM: as many as one SM runs at once. (More blocks than the block sums
- * scratch can hold would take an SM count no GPU has; the grid-stride loops are right for
- * any grid.) */
+/* A few blocks per SM: as many as one SM runs at once. The cap keeps the block sums inside
+ * the scratch buffer (no GPU has the SMs to reach it); the grid-stride loops are right for
+ * any grid. */
 static unsigned int grid_for(unsigned int block)
 {
     unsigned int grid = (unsigned int)lab_sm_count() * (THREADS_PER_SM / block);
@@ -93,6 +93,23 @@ __device__ long long block_sum(long long value)
     return value;
 }
 
+/* 1. Grid stride: thread t of the grid adds elements t, t + T, t + 2T, ... (T threads in
+ * the grid). Each pass of the loop reads T consecutive ints: every warp reads 128
+ * consecutive bytes, 4 full sectors. 64-bit from the first add: 2^28 ints of up to 2^30
+ * each can reach 2^58. */
+__global__ void sum_grid_stride(const int *data, long long *block_sums, long long n)
+{
+    long long sum = 0;
+    // slide: grid-stride
+    long long stride = (long long)gridDim.x * blockDim.x; /* T: threads in the grid */
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        sum += data[i];
+    // slide: end
+    sum = block_sum(sum);
+    if (threadIdx.x == 0)
+        block_sums[blockIdx.x] = sum;
+}
+
 /* The second pass of the two-pass rungs: one block adds the `count` block sums. */
 __global__ void sum_block_sums(const long long *block_sums, unsigned int count, long long *total)
 {
@@ -102,23 +119,6 @@ __global__ void sum_block_sums(const long long *block_sums, unsigned int count, 
     sum = block_sum(sum);
     if (threadIdx.x == 0)
         *total = sum;
-}
-
-/* 1. Grid stride: thread t of the grid adds elements t, t + T, t + 2T, ... (T threads in
- * the grid). Each pass of the loop reads T consecutive ints: every warp reads 128
- * consecutive bytes, 4 full sectors. 64-bit from the first add: 2^28 ints of up to 2^30
- * each can reach 2^58. */
-__global__ void sum_grid_stride(const int *data, long long *block_sums, long long n)
-{
-    // slide: grid-stride
-    long long stride = (long long)gridDim.x * blockDim.x; /* T: threads in the grid */
-    long long sum = 0;
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        sum += data[i];
-    // slide: end
-    sum = block_sum(sum);
-    if (threadIdx.x == 0)
-        block_sums[blockIdx.x] = sum;
 }
 
 void launch_grid_stride(const int *data, long long *total, long long n, void *scratch)
@@ -135,12 +135,12 @@ void launch_grid_stride(const int *data, long long *total, long long n, void *sc
  * loop, then the n % 4 ints after them, one each for the first n % 4 threads of the grid. */
 __device__ long long thread_sum_vector4(const int *data, long long n)
 {
+    long long sum = 0;
+    // slide: vector4-loop
     long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     long long stride = (long long)gridDim.x * blockDim.x;
-    // slide: vector4-loop
     const int4 *quads = reinterpret_cast<const int4 *>(data); /* data is 16-byte aligned */
     long long quad_count = n / 4;
-    long long sum = 0;
     for (long long i = thread; i < quad_count; i += stride) {
         int4 q = quads[i];                          /* one 16-byte load */
         sum += (long long)q.x + q.y + q.z + q.w;    /* in 64 bits: q.x + q.y alone may overflow */
@@ -211,28 +211,30 @@ __global__ void sum_single_pass(const int *data, long long *total, long long n, 
 
 void launch_single_pass(const int *data, long long *total, long long n, void *scratch)
 {
-    sum_single_pass<<<grid_for(BLOCK), BLOCK>>>(data, total, n, static_cast<sum_scratch *>(scratch));
+    sum_scratch *s = static_cast<sum_scratch *>(scratch);
+    sum_single_pass<<<grid_for(BLOCK), BLOCK>>>(data, total, n, s);
     CHECK_LAUNCH();
 }
 
-/* This thread's sum with UNROLL independent int4 loads per loop iteration: all four are
- * issued before the first add needs one, so each thread has 64 bytes in flight instead
- * of 16. The int4s the unrolled loop leaves (fewer than UNROLL strides before the end)
- * come one per iteration, then the n % 4 ints as in thread_sum_vector4. */
+/* This thread's sum with LOADS independent int4 loads per loop iteration: all of them are
+ * issued before the first add needs one, so with LOADS = 4 each thread has 64 bytes in
+ * flight instead of 16. The int4s the unrolled loop leaves (fewer than LOADS strides before
+ * the end) come one per iteration, then the n % 4 ints as in thread_sum_vector4. */
+template <unsigned int LOADS>
 __device__ long long thread_sum_unrolled(const int *data, long long n)
 {
     long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    long long stride = (long long)gridDim.x * blockDim.x;
-    const int4 *quads = reinterpret_cast<const int4 *>(data);
     long long quad_count = n / 4;
     long long sum = 0;
-    long long i = thread;
     // slide: unrolled-loop
-    for (; i + (UNROLL - 1) * stride < quad_count; i += UNROLL * stride) {
-        int4 q[UNROLL];
-        for (unsigned int u = 0; u < UNROLL; u++) /* all the loads first ... */
+    long long stride = (long long)gridDim.x * blockDim.x;
+    const int4 *quads = reinterpret_cast<const int4 *>(data);
+    long long i = thread;
+    for (; i + (LOADS - 1) * stride < quad_count; i += LOADS * stride) {
+        int4 q[LOADS];
+        for (unsigned int u = 0; u < LOADS; u++) /* all the loads first ... */
             q[u] = quads[i + u * stride];
-        for (unsigned int u = 0; u < UNROLL; u++) /* ... then the adds */
+        for (unsigned int u = 0; u < LOADS; u++) /* ... then the adds */
             sum += (long long)q[u].x + q[u].y + q[u].z + q[u].w;
     }
     for (; i < quad_count; i += stride) {
@@ -250,13 +252,14 @@ __device__ long long thread_sum_unrolled(const int *data, long long n)
  * single_pass's last-block finish. */
 __global__ void sum_unrolled4(const int *data, long long *total, long long n, sum_scratch *scratch)
 {
-    long long sum = block_sum(thread_sum_unrolled(data, n));
+    long long sum = block_sum(thread_sum_unrolled<UNROLL>(data, n));
     finish_last_block(sum, total, scratch);
 }
 
 void launch_unrolled4(const int *data, long long *total, long long n, void *scratch)
 {
-    sum_unrolled4<<<grid_for(BLOCK_UNROLLED), BLOCK_UNROLLED>>>(data, total, n, static_cast<sum_scratch *>(scratch));
+    sum_scratch *s = static_cast<sum_scratch *>(scratch);
+    sum_unrolled4<<<grid_for(BLOCK_UNROLLED), BLOCK_UNROLLED>>>(data, total, n, s);
     CHECK_LAUNCH();
 }
 
@@ -283,14 +286,14 @@ __device__ void finish_atomic(long long block_total, long long *total, sum_scrat
 /* 5. atomic_total: unrolled4 with the atomic finish. */
 __global__ void sum_atomic_total(const int *data, long long *total, long long n, sum_scratch *scratch)
 {
-    long long sum = block_sum(thread_sum_unrolled(data, n));
+    long long sum = block_sum(thread_sum_unrolled<UNROLL>(data, n));
     finish_atomic(sum, total, scratch);
 }
 
 void launch_atomic_total(const int *data, long long *total, long long n, void *scratch)
 {
-    sum_atomic_total<<<grid_for(BLOCK_UNROLLED), BLOCK_UNROLLED>>>(data, total, n,
-                                                                   static_cast<sum_scratch *>(scratch));
+    sum_scratch *s = static_cast<sum_scratch *>(scratch);
+    sum_atomic_total<<<grid_for(BLOCK_UNROLLED), BLOCK_UNROLLED>>>(data, total, n, s);
     CHECK_LAUNCH();
 }
 
