@@ -41,6 +41,37 @@
  * A 1024^3 matmul is thus one representative block per class (one class for
  * square powers of two) instead of 32768 warps x 1024 iterations.
  *
+ * The whole sum (lab 08, MODEL_SUM_*)
+ * -----------------------------------
+ * The grid does not follow n: it is sms * (2048 / tile) blocks of `tile` threads (as many
+ * as the SMs run at once), T = grid * tile threads in all, and each thread g walks the
+ * array in a grid-stride loop. The four kinds:
+ *
+ *   MODEL_SUM_GRID_STRIDE  for (i = g; i < n; i += T) load data[i] (4 bytes); thread 0 of
+ *                          each block stores its block sum (8 bytes) to scratch; a second
+ *                          kernel, one block of `tile` threads, loads the grid block sums
+ *                          (thread t: t, t + tile, ...) and thread 0 stores *total.
+ *   MODEL_SUM_VECTOR4      the same two passes over int4s (16-byte loads): with u = unroll,
+ *                            for (i = g; i + (u-1)*T < n/4; i += u*T) load i, i+T, ..., i+(u-1)*T
+ *                            for (; i < n/4; i += T) load i            (only when u > 1)
+ *                          then the tail: thread g < n % 4 loads data[4*(n/4) + g].
+ *   MODEL_SUM_LAST_BLOCK   VECTOR4's loads and block sums in one launch: the last block
+ *                          (the one whose atomicAdd on the counter returns grid - 1) loads
+ *                          the block sums as the second kernel does, stores *total and
+ *                          stores 0 to the counter: 2 stores of thread 0 at the end.
+ *   MODEL_SUM_ATOMIC       VECTOR4's loads; no block sums: thread 0 of each block adds its
+ *                          sum with atomicAdd into an accumulator in scratch, the last block
+ *                          takes it out with atomicExch and stores *total and the counter.
+ *
+ * Atomics are neither loads nor stores here, as in Nsight Compute's op_global_ld/st
+ * counters (they count under op_global_atom/red) and in the emulator. The lanes of a warp
+ * reconverge at each loop's head: round k of a loop is one instruction (per load of the
+ * round) for the lanes that run a k-th round, each at its own address. Rounds that every
+ * lane of a warp runs move by u*T elements each, a whole number of sectors when T is a
+ * multiple of 32, and emit_loop counts them at once (any step exactly); the few rounds only
+ * some lanes run (the array ends inside the warp) are walked lane by lane. 2^28 ints on
+ * 132 SMs is 8448 warps, each a handful of calls.
+ *
  * flops (model_counts.flops)
  * --------------------------
  *   vec_sine  n        (one sinf per element, counted as 1)
@@ -48,15 +79,19 @@
  *   matmul    2*m*n*k  (multiply + add per product term)
  *   reductions n - 1   (the additions a sum of n values needs, on the device
  *                       and the host's grid - 1 additions of the block sums
- *                       together; integer adds for the int reductions)
+ *                       together; integer adds for the int reductions;
+ *                       the whole sum too)
  *
  * dram_bytes_min: every input element read once, every output element written
  * once: sine 2*n*e; mat_add 3*rows*cols*e; matmul (m*k + k*n + m*n)*e;
- * reductions n*e + grid*e (the data read, one block sum written per block).
+ * reductions n*e + grid*e (the data read, one block sum written per block); the
+ * whole sum n*4 + grid*8 + 8 (the data, the 8-byte block sums, the total), without
+ * the block sums for MODEL_SUM_ATOMIC.
  *
  * Parameters the kernels cannot launch with (elem_bytes < 1, a 1-D block
  * outside 1..1024, a tile outside 1..32, negative sizes, unroll < 1 for the
- * kernels that fold) also return -1, like the kernels not modelled.
+ * kernels that fold, the whole sum without an SM count or with a block outside
+ * 1..1024) also return -1, like the kernels not modelled.
  */
 #include "model.h"
 
