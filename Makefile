@@ -1,7 +1,7 @@
 # GPU teaching lab: tiled matrix multiplication and parallel reduction.
 #
 #   make check              check every lab (your work in labs/)
-#   make check LAB=03       check one lab (also: `make check` inside a lab folder)
+#   make check LAB=03       check one lab (LAB="03 04": several; also: `make check` inside a lab folder)
 #   make check TREE=dir     check the lab files of another folder laid out like labs/
 #   make solutions          check every reference solution, with the performance ladder
 #   make test               the project's own tests: every lab built, end-to-end checks, CUnit
@@ -69,7 +69,7 @@ RDC_LABS := 06-dynamic-parallelism
 
 LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
 ifdef LAB
-SELECTED := $(filter $(LAB) $(LAB)-%,$(LABS))
+SELECTED := $(filter $(LAB) $(addsuffix -%,$(LAB)),$(LABS))
 ifeq ($(SELECTED),)
 $(error LAB=$(LAB) matches no lab; the labs are: $(LABS))
 endif
