@@ -234,6 +234,20 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
     return 0;
 }
 
+int cases_build_sized(const check_variant *v, uint64_t seed, const lab_sizes *size, int repeats, check_case_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->timed = -1;
+    check_case *c = add_case(set, seed);
+    c->size = *size;
+    c->repeats = repeats;
+    if (generate(v, c) != 0) {
+        cases_free(set);
+        return -1;
+    }
+    return 0;
+}
+
 static void free_inputs(check_case *c)
 {
     free(c->x);

@@ -11,43 +11,44 @@ enum { WARP_SAFE = 0, LEGACY_WARP = 1 };
 
 const check_lab check_labs[] = {
     {"00-thread-indexing", "thread_indexing.cu", "Thread indexing: 1-D and 2-D",
-     {{"sine", TASK_VEC_SINE, MODEL_VEC_SINE, 1, 0, WARP_SAFE, SIZES_LADDER}, {"mat_add", TASK_MAT_ADD, MODEL_MAT_ADD, 1, 16, WARP_SAFE, SIZES_LADDER}}},
+     {{"sine", TASK_VEC_SINE, MODEL_VEC_SINE, 1, 0, WARP_SAFE, SIZES_LADDER}, {"mat_add", TASK_MAT_ADD, MODEL_MAT_ADD, 1, 16, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"01-matmul-naive", "matmul_naive.cu", "Matrix multiplication from global memory",
-     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER}}},
+     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"02-matmul-tiled", "matmul_tiled.cu", "Matrix multiplication with shared-memory tiles",
      {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER},
       {"tiled16", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 16, WARP_SAFE, SIZES_LADDER},
-      {"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_LADDER}}},
+      {"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"03-reduce-divergence", "reduce_divergence.cu", "Reduction: warp divergence",
      {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0, WARP_SAFE, SIZES_LADDER},
-      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER}}},
+      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"04-reduce-unrolling", "reduce_unrolling.cu", "Reduction: unrolling data blocks",
      {{"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0, WARP_SAFE, SIZES_LADDER},
       {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE, SIZES_LADDER},
-      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER}}},
+      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"05-reduce-warp-unrolling", "reduce_warp_unrolling.cu", "Reduction: warp unrolling, templates, shuffles",
      {{"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER},
       {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP, SIZES_LADDER},
       {"complete_unroll8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER},
       {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER},
       {"syncwarp8", TASK_REDUCE_INT, MODEL_REDUCE_SYNCWARP, 8, 0, WARP_SAFE, SIZES_LADDER},
-      {"shuffle8", TASK_REDUCE_INT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}},
+      {"shuffle8", TASK_REDUCE_INT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"06-dynamic-parallelism", "dynamic_parallelism.cu", "Dynamic parallelism (CUDA 12+)",
      {{"nested_hello", TASK_NESTED_HELLO, MODEL_NESTED_HELLO, 1, 0, WARP_SAFE, SIZES_LADDER},
-      {"recursive", TASK_REDUCE_INT, MODEL_REDUCE_RECURSIVE, 1, 0, WARP_SAFE, SIZES_LADDER}}},
+      {"recursive", TASK_REDUCE_INT, MODEL_REDUCE_RECURSIVE, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"07-reduce-float", "reduce_float.cu", "Float reduction: rounding, copies and the CPU",
      {{"neighbored_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"interleaved_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
-      {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}},
+      {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     /* The whole sum: `unroll` is the int4 loads per loop iteration, `tile` the threads per block. */
     {"08-reduce-bandwidth", "reduce_bandwidth.cu", "Reduction at the memory limit: the whole sum in 64 bits",
      {{"grid_stride", TASK_SUM_INT, MODEL_SUM_GRID_STRIDE, 1, 256, WARP_SAFE, SIZES_LADDER},
       {"vector4", TASK_SUM_INT, MODEL_SUM_VECTOR4, 1, 256, WARP_SAFE, SIZES_LADDER},
       {"single_pass", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 1, 256, WARP_SAFE, SIZES_LADDER},
       {"unrolled4", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 4, 1024, WARP_SAFE, SIZES_LADDER},
-      {"atomic_total", TASK_SUM_INT, MODEL_SUM_ATOMIC, 4, 1024, WARP_SAFE, SIZES_LADDER}}},
+      {"atomic_total", TASK_SUM_INT, MODEL_SUM_ATOMIC, 4, 1024, WARP_SAFE, SIZES_LADDER}},
+     "cub", "cub::DeviceReduce::Sum"},
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
 
@@ -60,7 +61,7 @@ const check_lab check_baselines[] = {
       {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE, SIZES_LADDER},
       {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER},
       {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP, SIZES_LADDER},
-      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER}}},
+      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER}}, NULL, NULL},
 };
 const int check_baseline_count = (int)(sizeof check_baselines / sizeof check_baselines[0]);
 
@@ -73,6 +74,17 @@ const check_lab *check_find_lab(const char *dir)
         if (strcmp(check_baselines[i].dir, dir) == 0)
             return &check_baselines[i];
     return NULL;
+}
+
+check_variant check_library_variant(const check_lab *lab)
+{
+    check_variant v = lab->variants[0];
+    v.name = lab->library;
+    v.model = MODEL_NONE;
+    v.unroll = 1;
+    v.tile = 0;
+    v.legacy_warp_sync = WARP_SAFE;
+    return v;
 }
 
 int check_variant_count(const check_lab *lab)

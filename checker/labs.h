@@ -30,7 +30,15 @@ typedef struct {
     const char *source; /* the one .cu file in it */
     const char *title;
     check_variant variants[CHECK_MAX_VARIANTS];
+    /* The library call that does the same task, timed beside the kernels on a GPU by the
+     * checker's library program (checker/library.cu; never linked into a lab program):
+     * its variant name there, and how the report names it. NULL: none. */
+    const char *library, *library_title;
 } check_lab;
+
+/* The lab's library call as a variant of the library program: the task and sizes of the
+ * lab's kernels, no model. */
+check_variant check_library_variant(const check_lab *lab);
 
 extern const check_lab check_labs[];
 extern const int check_lab_count;

@@ -413,18 +413,25 @@ static void reset_case(lab_case *lc)
                               lc->out.bytes));
 }
 
-/* Evicts the inputs from the L2 cache, so a timed run reads them from DRAM as a
- * first touch would (the restore in reset_case leaves them cached). */
+/* Evicts the inputs from the L2 cache (the restore in reset_case leaves them cached), so a
+ * timed run reads them from DRAM as a first touch would, and leaves the L2 holding clean
+ * lines only: a copy to the host reads three L2 sizes of another buffer through it. A
+ * memset would evict too, but leave the L2 full of dirty lines whose write-backs the timed
+ * kernel would pay for (on an H100 that cost a 64 MB read a fifth of its speed, CUB's as
+ * much as ours: docs/results/h100-2026-11-23-top.md). */
 static void flush_l2(void)
 {
 #ifndef LAB_EMULATION
-    static void *scratch;
-    size_t bytes = 2 * (size_t)g_l2_bytes;
+    static void *scratch, *host;
+    size_t bytes = 3 * (size_t)g_l2_bytes;
     if (bytes == 0)
         return;
-    if (!scratch)
+    if (!scratch) {
         CUDA_CHECK(cudaMalloc(&scratch, bytes));
-    CUDA_CHECK(cudaMemset(scratch, 0, bytes));
+        CUDA_CHECK(cudaMemset(scratch, 0, bytes));
+        CUDA_CHECK(cudaMallocHost(&host, bytes));
+    }
+    CUDA_CHECK(cudaMemcpy(host, scratch, bytes, cudaMemcpyDeviceToHost));
 #endif
 }
 
