@@ -344,8 +344,11 @@ footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.sl
         throw new DeckError(`labs/${labDir} has no section in the deck: write slides/sections/${file} (idea, diagram, key code, what changed, numbers, questions; see slides/README.md)`);
       const text = read(file);
       if (!new RegExp(`^# .*Lab ${labDir.slice(0, 2)}\\b`, 'm').test(text)) throw new DeckError(`slides/sections/${file} must open with a '# Lab ${labDir.slice(0, 2)} ...' heading`);
-      labEntry(this.results, labDir); // the lab must be in the run: its section quotes it
-      parts.push(this.expand(text, labDir, `slides/sections/${file}`));
+      // A lab newer than the run (no GPU run of it yet) keeps its section, with a note saying so;
+      // any number the section quotes from the run still stops the build.
+      const inRun = this.results.report.labs.some((l) => l.lab === labDir);
+      const note = inRun ? '' : `\n\n<p class="src">Not in ${escHtml(path.relative(this.root, path.resolve(this.root, this.results.file)))}: no measured numbers for this lab in this deck.</p>`;
+      parts.push(this.expand(text, labDir, `slides/sections/${file}`) + note);
     }
     parts.push(expandFile('measured.md'));
     parts.push(expandFile('summary.md'));
