@@ -541,8 +541,10 @@ static void sum_traffic(const model_params *p, tally *t, long long grid)
     }
     /* One block of `block` threads adds the block sums: the second kernel, or the last block. */
     if (p->kernel != MODEL_SUM_ATOMIC)
-        for (long long w0 = 0; w0 < block; w0 += WARP)
-            stride_loads(&t->ld, partials, SUM_PARTIAL_BYTES, grid, w0, block - w0 < WARP ? block - w0 : WARP, block, 1);
+        for (long long w0 = 0; w0 < block; w0 += WARP) {
+            long long lanes_n = block - w0 < WARP ? block - w0 : WARP;
+            stride_loads(&t->ld, partials, SUM_PARTIAL_BYTES, grid, w0, lanes_n, block, 1);
+        }
     /* thread 0: *total = sum; single pass: also blocks_done = 0 (the counter's atomicAdd and
      * the accumulator's atomicAdd and atomicExch are atomics, not loads or stores). */
     lanes one = {1, {total}};

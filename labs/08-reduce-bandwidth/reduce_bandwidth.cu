@@ -183,7 +183,8 @@ __device__ void finish_last_block(long long block_total, long long *total, sum_s
 }
 
 /* 3. single_pass: vector4's loads, then the last block finishes: one launch. */
-__global__ void FILL_SM(BLOCK) sum_single_pass(const int *data, long long *total, long long n, sum_scratch *scratch)
+__global__ void FILL_SM(BLOCK) sum_single_pass(const int *data, long long *total, long long n,
+                                               sum_scratch *scratch)
 {
     long long sum = block_sum(thread_sum_vector4(data, n));
     finish_last_block(sum, total, scratch);
@@ -218,7 +219,8 @@ __device__ long long thread_sum_unrolled(const int *data, long long n)
 
 /* 4. unrolled4: four int4 loads in flight per thread, 1024-thread blocks, 2 per SM, and
  * single_pass's last-block finish. */
-__global__ void FILL_SM(BLOCK_UNROLLED) sum_unrolled4(const int *data, long long *total, long long n, sum_scratch *scratch)
+__global__ void FILL_SM(BLOCK_UNROLLED) sum_unrolled4(const int *data, long long *total, long long n,
+                                                      sum_scratch *scratch)
 {
     long long sum = block_sum(thread_sum_unrolled<UNROLL>(data, n));
     finish_last_block(sum, total, scratch);
@@ -244,7 +246,8 @@ __device__ void finish_atomic(long long block_total, long long *total, sum_scrat
 }
 
 /* 5. atomic_total: unrolled4 with the atomic finish. */
-__global__ void FILL_SM(BLOCK_UNROLLED) sum_atomic_total(const int *data, long long *total, long long n, sum_scratch *scratch)
+__global__ void FILL_SM(BLOCK_UNROLLED) sum_atomic_total(const int *data, long long *total, long long n,
+                                                         sum_scratch *scratch)
 {
     long long sum = block_sum(thread_sum_unrolled<UNROLL>(data, n));
     finish_atomic(sum, total, scratch);
