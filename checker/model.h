@@ -36,7 +36,12 @@ typedef enum {
     MODEL_REDUCE_SYNCWARP,        /* as UNROLL_WARPS, last warp separated by __syncwarp() */
     MODEL_REDUCE_SHUFFLE,         /* fold into registers, warp shuffles, one store per block */
     MODEL_REDUCE_RECURSIVE,       /* device-launched recursion (counts not modelled: -1) */
-    MODEL_NESTED_HELLO            /* no global loads; one atomic per thread (not modelled: -1) */
+    MODEL_NESTED_HELLO,           /* no global loads; one atomic per thread (not modelled: -1) */
+    /* Lab 09's register-tiled SGEMM: the block geometry is the kernel's own (model.c), not `tile` */
+    MODEL_SGEMM_BLOCKTILE_1D,     /* 64x64 block tiles, BK 8, 8 results of one column per thread */
+    MODEL_SGEMM_BLOCKTILE_2D,     /* 128x128 block tiles, BK 8, 8x8 results per thread, scalar accesses */
+    MODEL_SGEMM_VECTORIZED,       /* 128x128, BK 8, float4 loads and stores when the tiles fit exactly */
+    MODEL_SGEMM_WARPTILE          /* as VECTORIZED, results laid out by 32x64 warp tiles (also double_buffer) */
 } model_kernel;
 
 typedef struct {
