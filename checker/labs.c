@@ -41,6 +41,14 @@ const check_lab check_labs[] = {
      {{"neighbored_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE},
       {"interleaved_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE},
       {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE}}},
+    /* The register-tiled kernels' block geometry is their model kernel's own (checker/model.c). */
+    {"09-sgemm-register-tiling", "sgemm.cu", "SGEMM: register tiling, from tiles to the library",
+     {{"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE},
+      {"blocktile_1d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_1D, 1, 0, WARP_SAFE},
+      {"blocktile_2d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_2D, 1, 0, WARP_SAFE},
+      {"vectorized", TASK_MATMUL, MODEL_SGEMM_VECTORIZED, 1, 0, WARP_SAFE},
+      {"warptile", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE},
+      {"double_buffer", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE}}},
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
 
