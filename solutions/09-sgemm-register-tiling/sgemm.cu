@@ -203,7 +203,6 @@ sgemm_blocktile_2d(const float *__restrict__ a, const float *__restrict__ b, flo
     int thread_row = t / (BN / TN), thread_col = t % (BN / TN);
 
     float sum[TM][TN] = {};
-    float a_reg[TM], b_reg[TN];
 
     for (int tile_k = 0; tile_k < k; tile_k += BK) {
 #pragma unroll
@@ -223,6 +222,7 @@ sgemm_blocktile_2d(const float *__restrict__ a, const float *__restrict__ b, flo
             /* TM values of column i of the A tile and TN of row i of the B tile into
              * registers, then their outer product: TM + TN shared loads feed
              * TM * TN multiply-adds. */
+            float a_reg[TM], b_reg[TN];
 #pragma unroll
             for (int r = 0; r < TM; r++)
                 a_reg[r] = a_tile[thread_row * TM + r][i];
@@ -348,7 +348,6 @@ sgemm_vectorized(const float *__restrict__ a, const float *__restrict__ b, float
     int thread_row = t / (BN / TN), thread_col = t % (BN / TN);
 
     float sum[TM][TN] = {};
-    float a_reg[TM], b_reg[TN];
     TileChunks<BM, BN, BK, THREADS> chunks;
 
     for (int tile_k = 0; tile_k < k; tile_k += BK) {
@@ -360,6 +359,7 @@ sgemm_vectorized(const float *__restrict__ a, const float *__restrict__ b, float
         for (int i = 0; i < BK; i++) {
             /* Column i of A is row i of a_tile_t: this thread's TM values are
              * neighbours there, TM / 4 float4 loads. Row i of B: one float4 per group. */
+            float a_reg[TM], b_reg[TN];
 #pragma unroll
             for (int r = 0; r < TM; r += 4)
                 load4_shared(&a_reg[r], &a_tile_t[i][thread_row * TM + r]);
@@ -558,14 +558,15 @@ __global__ void __launch_bounds__(W::THREADS, 2)
 sgemm_double_buffer(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, int m, int k,
                     int n)
 {
-    __shared__ __align__(16) float a_tile_t[2][W::BK][W::BM];
-    __shared__ __align__(16) float b_tile[2][W::BK][W::BN];
-
     int tile_row, tile_col;
     swizzled_tile<GROUP>(&tile_row, &tile_col);
     int block_row = tile_row * W::BM, block_col = tile_col * W::BN;
     WarpPosition p = warp_position<W>();
     float sum[W::WMITER * W::TM][W::WNITER * W::TN] = {};
+
+    /* Two stages of each tile: stage s of a_tile_t is a_tile_t[s]. */
+    __shared__ __align__(16) float a_tile_t[2][W::BK][W::BM];
+    __shared__ __align__(16) float b_tile[2][W::BK][W::BN];
     TileChunks<W::BM, W::BN, W::BK, W::THREADS> chunks;
     int tiles = ceil_div(k, W::BK);
 
