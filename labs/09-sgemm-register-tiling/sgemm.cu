@@ -161,7 +161,7 @@ sgemm_blocktile_1d(const float *__restrict__ a, const float *__restrict__ b, flo
         __syncthreads();
     }
 
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < TM; r++) {
         int row = block_row + thread_row * TM + r, col = block_col + thread_col;
         if (FULL_TILES || (row < m && col < n))
@@ -203,12 +203,12 @@ sgemm_blocktile_2d(const float *__restrict__ a, const float *__restrict__ b, flo
     float sum[TM][TN] = {};
 
     for (int tile_k = 0; tile_k < k; tile_k += BK) {
-#pragma unroll
+        #pragma unroll
         for (int l = 0; l < A_LOADS; l++) {
             int e = t + l * THREADS, row = e / BK, col = e % BK;
             a_tile[row][col] = load_or_zero<FULL_TILES>(a, m, k, block_row + row, tile_k + col);
         }
-#pragma unroll
+        #pragma unroll
         for (int l = 0; l < B_LOADS; l++) {
             int e = t + l * THREADS, row = e / BN, col = e % BN;
             b_tile[row][col] = load_or_zero<FULL_TILES>(b, k, n, tile_k + row, block_col + col);
@@ -225,9 +225,9 @@ sgemm_blocktile_2d(const float *__restrict__ a, const float *__restrict__ b, flo
         __syncthreads();
     }
 
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < TM; r++)
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < TN; j++) {
             int row = block_row + thread_row * TM + r, col = block_col + thread_col * TN + j;
             if (FULL_TILES || (row < m && col < n))
@@ -335,9 +335,9 @@ sgemm_vectorized(const float *__restrict__ a, const float *__restrict__ b, float
         __syncthreads();
     }
 
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < TM; r++)
-#pragma unroll
+        #pragma unroll
         for (int g = 0; g < GROUPS; g++) {
             int row = block_row + thread_row * TM + r, col = block_col + g * (BN / GROUPS) + thread_col * 4;
             float4 v = make_float4(sum[r][g * 4 + 0], sum[r][g * 4 + 1], sum[r][g * 4 + 2], sum[r][g * 4 + 3]);
@@ -418,13 +418,13 @@ template <class W, bool FULL_TILES>
 __device__ __forceinline__ void store_warp_tile(float *c, int m, int n, int block_row, int block_col, WarpPosition p,
                                                 const float (&sum)[W::WMITER * W::TM][W::WNITER * W::TN])
 {
-#pragma unroll
+    #pragma unroll
     for (int wm = 0; wm < W::WMITER; wm++)
-#pragma unroll
+        #pragma unroll
         for (int r = 0; r < W::TM; r++)
-#pragma unroll
+            #pragma unroll
             for (int wn = 0; wn < W::WNITER; wn++)
-#pragma unroll
+                #pragma unroll
                 for (int j = 0; j < W::TN; j += 4) {
                     int row = block_row + p.warp_row * W::WM + wm * W::WSUBM + p.lane_row * W::TM + r;
                     int col = block_col + p.warp_col * W::WN + wn * W::WSUBN + p.lane_col * W::TN + j;

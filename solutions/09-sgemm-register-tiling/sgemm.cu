@@ -151,19 +151,19 @@ sgemm_blocktile_1d(const float *__restrict__ a, const float *__restrict__ b, flo
         b_tile[b_row][b_col] = load_or_zero<FULL_TILES>(b, k, n, tile_k + b_row, block_col + b_col);
         __syncthreads();
 
-#pragma unroll
+        #pragma unroll
         for (int i = 0; i < BK; i++) {
             /* One B value, used for TM multiply-adds: TM + 1 shared loads for TM
              * multiply-adds instead of 2 * TM. */
             float b_value = b_tile[i][thread_col];
-#pragma unroll
+            #pragma unroll
             for (int r = 0; r < TM; r++)
                 sum[r] += a_tile[thread_row * TM + r][i] * b_value;
         }
         __syncthreads();
     }
 
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < TM; r++) {
         int row = block_row + thread_row * TM + r, col = block_col + thread_col;
         if (FULL_TILES || (row < m && col < n))
@@ -205,42 +205,44 @@ sgemm_blocktile_2d(const float *__restrict__ a, const float *__restrict__ b, flo
     float sum[TM][TN] = {};
 
     for (int tile_k = 0; tile_k < k; tile_k += BK) {
-#pragma unroll
+        #pragma unroll
         for (int l = 0; l < A_LOADS; l++) {
             int e = t + l * THREADS, row = e / BK, col = e % BK;
             a_tile[row][col] = load_or_zero<FULL_TILES>(a, m, k, block_row + row, tile_k + col);
         }
-#pragma unroll
+        #pragma unroll
         for (int l = 0; l < B_LOADS; l++) {
             int e = t + l * THREADS, row = e / BN, col = e % BN;
             b_tile[row][col] = load_or_zero<FULL_TILES>(b, k, n, tile_k + row, block_col + col);
         }
         __syncthreads();
 
-#pragma unroll
+        // slide: sgemm-outer-product
+        #pragma unroll
         for (int i = 0; i < BK; i++) {
             /* TM values of column i of the A tile and TN of row i of the B tile into
              * registers, then their outer product: TM + TN shared loads feed
              * TM * TN multiply-adds. */
             float a_reg[TM], b_reg[TN];
-#pragma unroll
+            #pragma unroll
             for (int r = 0; r < TM; r++)
                 a_reg[r] = a_tile[thread_row * TM + r][i];
-#pragma unroll
+            #pragma unroll
             for (int j = 0; j < TN; j++)
                 b_reg[j] = b_tile[i][thread_col * TN + j];
-#pragma unroll
+            #pragma unroll
             for (int r = 0; r < TM; r++)
-#pragma unroll
+                #pragma unroll
                 for (int j = 0; j < TN; j++)
                     sum[r][j] += a_reg[r] * b_reg[j];
         }
+        // slide: end
         __syncthreads();
     }
 
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < TM; r++)
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < TN; j++) {
             int row = block_row + thread_row * TM + r, col = block_col + thread_col * TN + j;
             if (FULL_TILES || (row < m && col < n))
@@ -281,12 +283,12 @@ __device__ __forceinline__ void fetch_tiles(TileChunks<BM, BN, BK, THREADS> &chu
                                             int m, int k, int n, int block_row, int block_col, int tile_k)
 {
     int t = threadIdx.x;
-#pragma unroll
+    #pragma unroll
     for (int l = 0; l < chunks.A; l++) {
         int e = t + l * THREADS, row = e / (BK / 4), col = e % (BK / 4) * 4;
         chunks.a[l] = load4_or_zero<FULL_TILES>(a, m, k, block_row + row, tile_k + col);
     }
-#pragma unroll
+    #pragma unroll
     for (int l = 0; l < chunks.B; l++) {
         int e = t + l * THREADS, row = e / (BN / 4), col = e % (BN / 4) * 4;
         chunks.b[l] = load4_or_zero<FULL_TILES>(b, k, n, tile_k + row, block_col + col);
@@ -298,7 +300,7 @@ __device__ __forceinline__ void stash_tiles(const TileChunks<BM, BN, BK, THREADS
                                             float (*b_tile)[BN])
 {
     int t = threadIdx.x;
-#pragma unroll
+    #pragma unroll
     for (int l = 0; l < chunks.A; l++) {
         int e = t + l * THREADS, row = e / (BK / 4), col = e % (BK / 4) * 4;
         /* Transposed: the four values of one row of A go to four rows of a_tile_t. */
@@ -308,7 +310,7 @@ __device__ __forceinline__ void stash_tiles(const TileChunks<BM, BN, BK, THREADS
         a_tile_t[col + 2][row] = v.z;
         a_tile_t[col + 3][row] = v.w;
     }
-#pragma unroll
+    #pragma unroll
     for (int l = 0; l < chunks.B; l++) {
         int e = t + l * THREADS, row = e / (BN / 4), col = e % (BN / 4) * 4;
         *reinterpret_cast<float4 *>(&b_tile[row][col]) = chunks.b[l];
@@ -355,29 +357,29 @@ sgemm_vectorized(const float *__restrict__ a, const float *__restrict__ b, float
         stash_tiles<BM, BN, BK, THREADS>(chunks, a_tile_t, b_tile);
         __syncthreads();
 
-#pragma unroll
+        #pragma unroll
         for (int i = 0; i < BK; i++) {
             /* Column i of A is row i of a_tile_t: this thread's TM values are
              * neighbours there, TM / 4 float4 loads. Row i of B: one float4 per group. */
             float a_reg[TM], b_reg[TN];
-#pragma unroll
+            #pragma unroll
             for (int r = 0; r < TM; r += 4)
                 load4_shared(&a_reg[r], &a_tile_t[i][thread_row * TM + r]);
-#pragma unroll
+            #pragma unroll
             for (int g = 0; g < GROUPS; g++)
                 load4_shared(&b_reg[g * 4], &b_tile[i][g * (BN / GROUPS) + thread_col * 4]);
-#pragma unroll
+            #pragma unroll
             for (int r = 0; r < TM; r++)
-#pragma unroll
+                #pragma unroll
                 for (int j = 0; j < TN; j++)
                     sum[r][j] += a_reg[r] * b_reg[j];
         }
         __syncthreads();
     }
 
-#pragma unroll
+    #pragma unroll
     for (int r = 0; r < TM; r++)
-#pragma unroll
+        #pragma unroll
         for (int g = 0; g < GROUPS; g++) {
             int row = block_row + thread_row * TM + r, col = block_col + g * (BN / GROUPS) + thread_col * 4;
             float4 v = make_float4(sum[r][g * 4 + 0], sum[r][g * 4 + 1], sum[r][g * 4 + 2], sum[r][g * 4 + 3]);
@@ -444,23 +446,23 @@ __device__ __forceinline__ void warp_tile_step(const float (*a_tile_t)[W::BM], c
                                                WarpPosition p, float (&sum)[W::WMITER * W::TM][W::WNITER * W::TN])
 {
     float a_reg[W::WMITER * W::TM], b_reg[W::WNITER * W::TN];
-#pragma unroll
+    #pragma unroll
     for (int i = 0; i < W::BK; i++) {
-#pragma unroll
+        #pragma unroll
         for (int wm = 0; wm < W::WMITER; wm++)
-#pragma unroll
+            #pragma unroll
             for (int r = 0; r < W::TM; r += 4)
                 load4_shared(&a_reg[wm * W::TM + r],
                              &a_tile_t[i][p.warp_row * W::WM + wm * W::WSUBM + p.lane_row * W::TM + r]);
-#pragma unroll
+        #pragma unroll
         for (int wn = 0; wn < W::WNITER; wn++)
-#pragma unroll
+            #pragma unroll
             for (int j = 0; j < W::TN; j += 4)
                 load4_shared(&b_reg[wn * W::TN + j],
                              &b_tile[i][p.warp_col * W::WN + wn * W::WSUBN + p.lane_col * W::TN + j]);
-#pragma unroll
+        #pragma unroll
         for (int r = 0; r < W::WMITER * W::TM; r++)
-#pragma unroll
+            #pragma unroll
             for (int j = 0; j < W::WNITER * W::TN; j++)
                 sum[r][j] += a_reg[r] * b_reg[j];
     }
@@ -472,13 +474,13 @@ template <class W, bool FULL_TILES>
 __device__ __forceinline__ void store_warp_tile(float *c, int m, int n, int block_row, int block_col, WarpPosition p,
                                                 const float (&sum)[W::WMITER * W::TM][W::WNITER * W::TN])
 {
-#pragma unroll
+    #pragma unroll
     for (int wm = 0; wm < W::WMITER; wm++)
-#pragma unroll
+        #pragma unroll
         for (int r = 0; r < W::TM; r++)
-#pragma unroll
+            #pragma unroll
             for (int wn = 0; wn < W::WNITER; wn++)
-#pragma unroll
+                #pragma unroll
                 for (int j = 0; j < W::TN; j += 4) {
                     int row = block_row + p.warp_row * W::WM + wm * W::WSUBM + p.lane_row * W::TM + r;
                     int col = block_col + p.warp_col * W::WN + wn * W::WSUBN + p.lane_col * W::TN + j;
@@ -570,6 +572,7 @@ sgemm_double_buffer(const float *__restrict__ a, const float *__restrict__ b, fl
     TileChunks<W::BM, W::BN, W::BK, W::THREADS> chunks;
     int tiles = ceil_div(k, W::BK);
 
+    // slide: sgemm-double-buffer
     fetch_tiles<W::BM, W::BN, W::BK, W::THREADS, FULL_TILES>(chunks, a, b, m, k, n, block_row, block_col, 0);
     stash_tiles<W::BM, W::BN, W::BK, W::THREADS>(chunks, a_tile_t[0], b_tile[0]);
     __syncthreads();
@@ -584,6 +587,7 @@ sgemm_double_buffer(const float *__restrict__ a, const float *__restrict__ b, fl
             stash_tiles<W::BM, W::BN, W::BK, W::THREADS>(chunks, a_tile_t[stage ^ 1], b_tile[stage ^ 1]);
         __syncthreads();
     }
+    // slide: end
     store_warp_tile<W, FULL_TILES>(c, m, n, block_row, block_col, p, sum);
 }
 
