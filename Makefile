@@ -1,7 +1,7 @@
 # GPU teaching lab: tiled matrix multiplication and parallel reduction.
 #
 #   make check              check every lab (your work in labs/)
-#   make check LAB=03       check one lab (also: `make check` inside a lab folder)
+#   make check LAB=03       check one lab (LAB="03 04": several; also: `make check` inside a lab folder)
 #   make check TREE=dir     check the lab files of another folder laid out like labs/
 #   make solutions          check every reference solution, with the performance ladder
 #   make test               the project's own tests: every lab built, end-to-end checks, CUnit
@@ -11,6 +11,7 @@
 #   make grade SUBMISSIONS=dir [LAB=NN]   grade a class in a sandbox: grades.csv, JUnit XML, feedback
 #   make autograder LAB=NN  the Gradescope autograder zip for one lab
 #   make slides             the lecture deck, build/slides/index.html (slides-pdf: the PDF)
+#   make sweep LAB=NN       on a GPU: every kernel and the library over a range of sizes, table and chart
 #   make clean
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
@@ -68,7 +69,7 @@ RDC_LABS := 06-dynamic-parallelism
 
 LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
 ifdef LAB
-SELECTED := $(filter $(LAB) $(LAB)-%,$(LABS))
+SELECTED := $(filter $(LAB) $(addsuffix -%,$(LAB)),$(LABS))
 ifeq ($(SELECTED),)
 $(error LAB=$(LAB) matches no lab; the labs are: $(LABS))
 endif
@@ -84,6 +85,7 @@ CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
+.PHONY: sweep sweep-needs-gpu
 .PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
 help:
 	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
@@ -126,6 +128,16 @@ $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab),$(TARGET)/labs)))
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,solutions,$(lab),$(TARGET)/solutions)))
 $(eval $(call LAB_PROGRAM,checker,textbook,$(TARGET)/checker))
 
+# The libraries the top labs are measured against (CUB, cuBLAS), in a program of their own,
+# for a GPU only: no lab program links them.
+LIBRARY_PROGRAM := $(TARGET)/checker/library/lab
+$(LIBRARY_PROGRAM): checker/library.cu common/lab.h common/lab_tasks.h $(HARNESS_OBJS) | tools
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $(@D)/library.o
+	$(NVCC) $(NVCCFLAGS) $(@D)/library.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
+LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAM))
+LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_PROGRAM))
+
 # TREE=dir: `make check` checks the lab files of another folder laid out like labs/
 # (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree.
 CHECK_TREE := $(if $(TREE),$(patsubst %/,%,$(TREE)),labs)
@@ -166,17 +178,28 @@ VIEW_BUILD = @for lab in $(SELECTED); do mkdir -p $(2)/$$lab; \
 VIEW_ARGS = --view $(BUILD)/report $(if $(filter gpu,$(BACKEND)),--view-build $(patsubst $(TARGET)/%,$(BUILD)/emu/%,$(1)))
 endif
 
-check: $(CHECKER) $(if $(filter 1,$(VIEW)),,build-labs)
+check: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-labs)
 	$(call VIEW_BUILD,build-labs,$(CHECK_BUILD))
 	$(ANNOUNCE)
 	$(call emu_diag_build,build-labs)
-	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(call emu_diag_args,$(if $(TREE),tree,labs)) $(call VIEW_ARGS,$(CHECK_BUILD)) $(SELECTED)
+	@$(CHECKER) --tree $(CHECK_TREE) --build $(CHECK_BUILD) $(CHECK_ARGS) $(call emu_diag_args,$(if $(TREE),tree,labs)) $(call VIEW_ARGS,$(CHECK_BUILD)) $(LIBRARY_ARGS) $(SELECTED)
 
-solutions: $(CHECKER) $(if $(filter 1,$(VIEW)),,build-solutions)
+solutions: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-solutions)
 	$(call VIEW_BUILD,build-solutions,$(TARGET)/solutions)
 	$(ANNOUNCE)
 	$(call emu_diag_build,build-solutions)
-	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(SELECTED)
+	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(LIBRARY_ARGS) $(SELECTED)
+
+# make sweep LAB=NN: every kernel of the lab's solution, and its library, timed over a range of
+# sizes on a GPU (n = 2^10..2^28, matrices 128..4096): build/sweep/sweep.csv, the table
+# build/sweep/sweep.md and a chart per lab, build/sweep/<lab>.svg.
+sweep-needs-gpu:
+	@if [ "$(BACKEND)" != gpu ]; then echo "sweep: it times kernels, and the emulator's times are CPU times: it needs a GPU (BACKEND=gpu)" >&2; exit 2; fi
+sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
+	@tools/setup plot
+	@mkdir -p $(BUILD)/sweep
+	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --backend gpu --sweep $(BUILD)/sweep/sweep.csv $(LIBRARY_ARGS) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(SELECTED)
+	@tools/sweep-chart $(BUILD)/sweep/sweep.csv $(BUILD)/sweep
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),
@@ -187,7 +210,7 @@ solutions: $(CHECKER) $(if $(filter 1,$(VIEW)),,build-solutions)
 #     its named reason (tests/known-bad),
 #  3. the emulator's CUnit suite, then the checker's CUnit suite.
 ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/solutions/$(lab)/lab) \
-                $(TARGET)/checker/textbook/lab
+                $(TARGET)/checker/textbook/lab $(LIBRARY_DEP)
 build-all: $(ALL_PROGRAMS) $(CHECKER)
 
 # The emulator's speed: every solution emulated, traced accesses per second at the end.

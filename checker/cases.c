@@ -32,6 +32,16 @@ static const size_2d ADD_EMU[] = {{1, 1}, {17, 33}, {100, 99}, {128, 128}};
 static const size_mm MATMUL_GPU[] = {{1, 1, 1}, {33, 17, 45}, {129, 100, 67}, {1024, 1024, 1024}};
 /* 40 x 100: more blocks across than down, so a grid with x and y swapped leaves some of C out. */
 static const size_mm MATMUL_EMU[] = {{1, 1, 1}, {33, 17, 45}, {40, 33, 100}, {64, 64, 64}};
+/* The top of the matmul ladder: the register-tiled kernels are timed at 1024^3 too (the
+ * ladder's size, "also timed") and at 4096^3, where cuBLAS reaches its speed; emulated,
+ * 256^3 is four full 128 x 128 tiles, the fast path those kernels take on large matrices. */
+static const size_mm MATMUL_TOP_GPU[] = {{1, 1, 1}, {33, 17, 45}, {129, 100, 67}, {40, 33, 100}, {1024, 1024, 1024},
+                                         {4096, 4096, 4096}};
+static const size_mm MATMUL_TOP_EMU[] = {{1, 1, 1}, {33, 17, 45}, {40, 33, 100}, {129, 100, 67}, {256, 256, 256}};
+/* The whole sum: odd sizes (n not a multiple of the 4 ints of a 128-bit load), then 2^24
+ * (64 MB, above the H100's 50 MB L2: also timed) and 2^28 (1 GB, the DRAM-bound case). */
+static const long long SUM_GPU[] = {1, 3, 4099, 70001, 1000003, 1 << 24, 1 << 28};
+static const long long SUM_EMU[] = {1, 3, 1001, 4099, 70001, (1 << 16) + 5};
 /* Nested hello: threads of the first grid, and the deepest level allowed. */
 static const size_1d NESTED[] = {{8, 24}, {32, 24}, {1, 24}, {16, 3}};
 
@@ -73,6 +83,16 @@ static int *random_ints(size_t count, uint64_t seed, check_dataset dataset)
     return out;
 }
 
+/* The whole sum's values: up to 2^30 in magnitude, mostly positive, so the sum of a few
+ * already leaves the int range and only 64-bit arithmetic gets it right. */
+static int *sum_ints(size_t count, uint64_t seed)
+{
+    int *out = malloc((count ? count : 1) * sizeof *out);
+    if (out)
+        fill_ints(out, count, -(1 << 29), 1 << 30, seed);
+    return out;
+}
+
 static int generate(const check_variant *v, check_case *c)
 {
     switch (v->task) {
@@ -88,6 +108,8 @@ static int generate(const check_variant *v, check_case *c)
         return c->a && c->b ? 0 : -1;
     case TASK_REDUCE_INT:
         return (c->ints = random_ints((size_t)c->size.n, c->seed, c->dataset)) ? 0 : -1;
+    case TASK_SUM_INT:
+        return (c->ints = sum_ints((size_t)c->size.n, c->seed)) ? 0 : -1;
     case TASK_REDUCE_FLOAT:
         if (c->dataset == DATA_HALF) {
             if (!(c->x = malloc((size_t)c->size.n * sizeof *c->x)))
@@ -153,8 +175,10 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
         break;
     }
     case TASK_MATMUL: {
-        const size_mm *table = emu ? MATMUL_EMU : MATMUL_GPU;
-        int count = emu ? COUNT(MATMUL_EMU) : COUNT(MATMUL_GPU);
+        int top = v->sizes == SIZES_TOP;
+        const size_mm *table = top ? (emu ? MATMUL_TOP_EMU : MATMUL_TOP_GPU) : (emu ? MATMUL_EMU : MATMUL_GPU);
+        int count = top ? (emu ? COUNT(MATMUL_TOP_EMU) : COUNT(MATMUL_TOP_GPU))
+                        : (emu ? COUNT(MATMUL_EMU) : COUNT(MATMUL_GPU));
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
             c->size.m = table[i].m;
@@ -163,6 +187,23 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
             if (i == count - 1) {
                 c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
                 set->timed = i;
+            } else if (top && !emu && i == count - 2) {
+                c->repeats = GPU_REPEATS; /* also timed: the ladder's size */
+            }
+        }
+        break;
+    }
+    case TASK_SUM_INT: {
+        const long long *table = emu ? SUM_EMU : SUM_GPU;
+        int count = emu ? COUNT(SUM_EMU) : COUNT(SUM_GPU);
+        for (int i = 0; i < count; i++) {
+            check_case *c = add_case(set, seed);
+            c->size.n = table[i];
+            if (i == count - 1) {
+                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
+                set->timed = i;
+            } else if (!emu && i == count - 2) {
+                c->repeats = GPU_REPEATS; /* also timed: 2^24 */
             }
         }
         break;
@@ -187,6 +228,20 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
             return -1;
         }
     if (set->timed >= 0 && generate(v, &set->timing) != 0) {
+        cases_free(set);
+        return -1;
+    }
+    return 0;
+}
+
+int cases_build_sized(const check_variant *v, uint64_t seed, const lab_sizes *size, int repeats, check_case_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->timed = -1;
+    check_case *c = add_case(set, seed);
+    c->size = *size;
+    c->repeats = repeats;
+    if (generate(v, c) != 0) {
         cases_free(set);
         return -1;
     }
@@ -228,7 +283,8 @@ void cases_keep_timed(check_case_set *set)
 static const void *input_data(const check_variant *v, const check_case *c, int i)
 {
     switch (v->task) {
-    case TASK_REDUCE_INT: return c->ints;
+    case TASK_REDUCE_INT:
+    case TASK_SUM_INT: return c->ints;
     case TASK_VEC_SINE:
     case TASK_REDUCE_FLOAT: return c->x;
     default: return i == 0 ? c->a : c->b;

@@ -11,57 +11,58 @@ enum { WARP_SAFE = 0, LEGACY_WARP = 1 };
 
 const check_lab check_labs[] = {
     {"00-thread-indexing", "thread_indexing.cu", "Thread indexing: 1-D and 2-D",
-     {{"sine", TASK_VEC_SINE, MODEL_VEC_SINE, 1, 0, WARP_SAFE}, {"mat_add", TASK_MAT_ADD, MODEL_MAT_ADD, 1, 16, WARP_SAFE}}},
+     {{"sine", TASK_VEC_SINE, MODEL_VEC_SINE, 1, 0, WARP_SAFE, SIZES_LADDER}, {"mat_add", TASK_MAT_ADD, MODEL_MAT_ADD, 1, 16, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"01-matmul-naive", "matmul_naive.cu", "Matrix multiplication from global memory",
-     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE}}},
+     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"02-matmul-tiled", "matmul_tiled.cu", "Matrix multiplication with shared-memory tiles",
-     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE},
-      {"tiled16", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 16, WARP_SAFE},
-      {"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE}}},
+     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER},
+      {"tiled16", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 16, WARP_SAFE, SIZES_LADDER},
+      {"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"03-reduce-divergence", "reduce_divergence.cu", "Reduction: warp divergence",
-     {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE},
-      {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0, WARP_SAFE},
-      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE}}},
+     {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"04-reduce-unrolling", "reduce_unrolling.cu", "Reduction: unrolling data blocks",
-     {{"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE},
-      {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0, WARP_SAFE},
-      {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE},
-      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE}}},
+     {{"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0, WARP_SAFE, SIZES_LADDER},
+      {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE, SIZES_LADDER},
+      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"05-reduce-warp-unrolling", "reduce_warp_unrolling.cu", "Reduction: warp unrolling, templates, shuffles",
-     {{"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE},
-      {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP},
-      {"complete_unroll8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP},
-      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP},
-      {"syncwarp8", TASK_REDUCE_INT, MODEL_REDUCE_SYNCWARP, 8, 0, WARP_SAFE},
-      {"shuffle8", TASK_REDUCE_INT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE}}},
+     {{"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER},
+      {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP, SIZES_LADDER},
+      {"complete_unroll8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER},
+      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER},
+      {"syncwarp8", TASK_REDUCE_INT, MODEL_REDUCE_SYNCWARP, 8, 0, WARP_SAFE, SIZES_LADDER},
+      {"shuffle8", TASK_REDUCE_INT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"06-dynamic-parallelism", "dynamic_parallelism.cu", "Dynamic parallelism (CUDA 12+)",
-     {{"nested_hello", TASK_NESTED_HELLO, MODEL_NESTED_HELLO, 1, 0, WARP_SAFE},
-      {"recursive", TASK_REDUCE_INT, MODEL_REDUCE_RECURSIVE, 1, 0, WARP_SAFE}}},
+     {{"nested_hello", TASK_NESTED_HELLO, MODEL_NESTED_HELLO, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"recursive", TASK_REDUCE_INT, MODEL_REDUCE_RECURSIVE, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     {"07-reduce-float", "reduce_float.cu", "Float reduction: rounding, copies and the CPU",
-     {{"neighbored_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE},
-      {"interleaved_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE},
-      {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE}}},
+     {{"neighbored_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"interleaved_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
     /* The register-tiled kernels' block geometry is their model kernel's own (checker/model.c). */
     {"09-sgemm-register-tiling", "sgemm.cu", "SGEMM: register tiling, from tiles to the library",
-     {{"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE},
-      {"blocktile_1d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_1D, 1, 0, WARP_SAFE},
-      {"blocktile_2d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_2D, 1, 0, WARP_SAFE},
-      {"vectorized", TASK_MATMUL, MODEL_SGEMM_VECTORIZED, 1, 0, WARP_SAFE},
-      {"warptile", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE},
-      {"double_buffer", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE}}},
+     {{"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_TOP},
+      {"blocktile_1d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_1D, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"blocktile_2d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_2D, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"vectorized", TASK_MATMUL, MODEL_SGEMM_VECTORIZED, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"warptile", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"double_buffer", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP}},
+     "cublas", "cuBLAS SGEMM (FP32)"},
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
 
 const check_lab check_baselines[] = {
     {"textbook", "reduce_textbook.cu", "The textbook's reduction kernels (tails dropped; timed case only)",
-     {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE},
-      {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0, WARP_SAFE},
-      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE},
-      {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0, WARP_SAFE},
-      {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE},
-      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE},
-      {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP},
-      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP}}},
+     {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
+      {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0, WARP_SAFE, SIZES_LADDER},
+      {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE, SIZES_LADDER},
+      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER},
+      {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP, SIZES_LADDER},
+      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER}}, NULL, NULL},
 };
 const int check_baseline_count = (int)(sizeof check_baselines / sizeof check_baselines[0]);
 
@@ -74,6 +75,17 @@ const check_lab *check_find_lab(const char *dir)
         if (strcmp(check_baselines[i].dir, dir) == 0)
             return &check_baselines[i];
     return NULL;
+}
+
+check_variant check_library_variant(const check_lab *lab)
+{
+    check_variant v = lab->variants[0];
+    v.name = lab->library;
+    v.model = MODEL_NONE;
+    v.unroll = 1;
+    v.tile = 0;
+    v.legacy_warp_sync = WARP_SAFE;
+    return v;
 }
 
 int check_variant_count(const check_lab *lab)

@@ -7,6 +7,11 @@
 
 #include "lab_tasks.h"
 
+/* The sizes a lab's cases take: the ladder's (the timed case where every rung of labs 00-07
+ * runs in reasonable time), or the top of the ladder's (a second, larger timed case: 4096^3
+ * matrices, where the library reaches its speed). */
+typedef enum { SIZES_LADDER = 0, SIZES_TOP } check_sizes;
+
 typedef struct {
     const char *name;   /* as in the lab file's LAB_VARIANTS table */
     lab_task task;
@@ -15,6 +20,7 @@ typedef struct {
     int tile;           /* 2-D kernels: tile width or block side */
     int legacy_warp_sync; /* taught as the legacy volatile last warp: a warp exchange without
                              __syncwarp() is reported as a known hazard, not a failure */
+    check_sizes sizes;    /* which size table its cases come from */
 } check_variant;
 
 #define CHECK_MAX_VARIANTS 8
@@ -24,7 +30,15 @@ typedef struct {
     const char *source; /* the one .cu file in it */
     const char *title;
     check_variant variants[CHECK_MAX_VARIANTS];
+    /* The library call that does the same task, timed beside the kernels on a GPU by the
+     * checker's library program (checker/library.cu; never linked into a lab program):
+     * its variant name there, and how the report names it. NULL: none. */
+    const char *library, *library_title;
 } check_lab;
+
+/* The lab's library call as a variant of the library program: the task and sizes of the
+ * lab's kernels, no model. */
+check_variant check_library_variant(const check_lab *lab);
 
 extern const check_lab check_labs[];
 extern const int check_lab_count;

@@ -31,6 +31,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
                     "             [--profile] [--require-model] [--timed-only] [--fast] [--variant NAME] [--emu-build DIR]"
+                    " [--library PROGRAM] [--sweep CSV]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS]\n"
                     "             [--view DIR [--view-build DIR]] LAB...\n"
                     "labs:");
@@ -78,25 +79,6 @@ static void scan_todos(const char *path, char *out, size_t size)
     fclose(f);
 }
 
-static void take_device_facts(run_report *run, const labio_file *out)
-{
-    const labio_record *r;
-    int64_t value;
-    if (run->device[0])
-        return;
-    if ((r = labio_find(out, LABIO_DEVICE_NAME, LABIO_TEXT)))
-        snprintf(run->device, sizeof run->device, "%s", (const char *)r->data);
-    if ((r = labio_find(out, LABIO_BACKEND, LABIO_TEXT)) && strcmp(run->backend, (const char *)r->data) != 0)
-        fprintf(stderr, "check: the lab program runs on backend '%s' but the checker was told '%s'\n",
-                (const char *)r->data, run->backend);
-    if (labio_get_i64(out, LABIO_DEVICE_CC, &value) == 0)
-        run->device_cc = (int)value;
-    if (labio_get_i64(out, LABIO_DEVICE_SMS, &value) == 0)
-        run->device_sms = (int)value;
-    labio_get_f64(out, LABIO_DEVICE_PEAK_GBPS, &run->peak_gbps);
-    labio_get_f64(out, LABIO_DEVICE_PEAK_GFLOPS, &run->peak_gflops);
-}
-
 /* One kernel variant through every stage. */
 static void check_variant_stages(const check_options *opt, run_report *run, const char *program,
                                  const char *emu_program, const check_variant *v, const char *workdir,
@@ -108,7 +90,7 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     memset(k, 0, sizeof *k);
     k->variant = v;
     k->verdict = VERDICT_NO_OUTPUT;
-    k->time_ms = k->e2e_ms = k->cpu_ms = k->gbps = k->gflops = k->pct_peak = -1;
+    k->time_ms = k->e2e_ms = k->cpu_ms = k->gbps = k->gflops = k->pct_peak = k->spread_pct = -1;
     if (cases_build(v, strcmp(opt->backend, "emu") == 0 ? BACKEND_EMU : BACKEND_GPU, opt->seed, &set) != 0) {
         snprintf(k->message, sizeof k->message, "checker: out of memory building inputs");
         return;
@@ -134,19 +116,70 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     cases_free(&set);
 }
 
+/* The lab's library call (CUB, cuBLAS) on the same cases, timed the same way. It is the
+ * yardstick, not a submission: its checks are the judge's alone, and a failure of it is
+ * printed but fails no lab. */
+static void check_library(const check_options *opt, run_report *run, lab_report *report, const char *workdir)
+{
+    check_options library_opt = *opt;
+    library_opt.fast = 1;
+    library_opt.emu_build = NULL;
+    library_opt.require_model = 0;
+    library_opt.profile = 0;
+    if (access(opt->library, X_OK) != 0) {
+        fprintf(stderr, "check: no library program %s: the ladder has no library row\n", opt->library);
+        return;
+    }
+    report->library_variant = check_library_variant(report->lab);
+    check_variant_stages(&library_opt, run, opt->library, NULL, &report->library_variant, workdir, &report->library);
+    report->library.checks[0] = '\0';
+    report->has_library = 1;
+}
+
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
     (void)sb, (void)flag, (void)ftw;
     return remove(path);
 }
 
+/* --sweep CSV: each lab's kernels (and library) over a range of sizes, on a GPU only. */
+static int sweep(const check_options *opt, run_report *run, const char **labs, int lab_count, const char *path,
+                 char *workdir)
+{
+    int rows = 0;
+    FILE *csv = strcmp(opt->backend, "gpu") == 0 ? fopen(path, "w") : NULL;
+    if (!csv) {
+        fprintf(stderr, strcmp(opt->backend, "gpu") != 0
+                            ? "check: a sweep times kernels, and the emulator's times are CPU times: it needs a GPU\n"
+                            : "check: cannot write %s\n",
+                path);
+        nftw(workdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+        return 2;
+    }
+    fprintf(csv, "lab,kernel,library,size,x,result,time_ms,spread_pct,gbps,gflops,pct_peak,peak_gbps,peak_gflops,device\n");
+    printf("Sweep (median of %s timed runs per size, L2 flushed before each)\n", "9");
+    for (int l = 0; l < lab_count; l++) {
+        lab_report *report = &run->labs[run->count++];
+        char program[512];
+        memset(report, 0, sizeof *report);
+        report->lab = check_find_lab(labs[l]);
+        snprintf(program, sizeof program, "%s/%s/lab", opt->build, report->lab->dir);
+        rows += stage_sweep(opt, run, report, program, workdir, csv);
+    }
+    fclose(csv);
+    nftw(workdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    printf("sweep: %d rows written to %s\n", rows, path);
+    return rows > 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, 0, 0, 0, 0, 0, 1, 60.0, NULL, NULL};
+    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, NULL, 0, 0, 0, 0, 0, 1, 60.0, NULL, NULL};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
     const char *only_variant = NULL; /* --variant NAME: check that kernel alone */
+    const char *sweep_csv = NULL;    /* --sweep FILE: time every kernel over sizes instead */
     char workdir[] = "/tmp/gpulab-check-XXXXXX";
 
     for (int i = 1; i < argc; i++) {
@@ -162,6 +195,10 @@ int main(int argc, char **argv)
             opt.fast = 1;
         else if (i + 1 < argc && strcmp(argv[i], "--emu-build") == 0)
             opt.emu_build = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--library") == 0)
+            opt.library = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--sweep") == 0)
+            sweep_csv = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--variant") == 0)
             only_variant = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--tree") == 0)
@@ -219,6 +256,8 @@ int main(int argc, char **argv)
     time_t now = time(NULL);
     strftime(run.date, sizeof run.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 
+    if (sweep_csv)
+        return sweep(&opt, &run, labs, lab_count, sweep_csv, workdir);
     for (int l = 0; l < lab_count; l++) {
         const check_lab *lab = check_find_lab(labs[l]);
         lab_report *report = &run.labs[run.count];
@@ -249,6 +288,8 @@ int main(int argc, char **argv)
                                  workdir, k);
             report->correct &= k->correct;
         }
+        if (lab->library && opt.library && strcmp(opt.backend, "gpu") == 0 && !only_variant)
+            check_library(&opt, &run, report, workdir);
         if (report->count == 0) {
             fprintf(stderr, "check: lab %s has no kernel named '%s'\n", lab->dir, only_variant);
             nftw(workdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);

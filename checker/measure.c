@@ -13,10 +13,13 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of a record of times; -1 when absent. */
-static double median_of(const labio_file *out, int c, const char *key)
+/* Median of a record of times; -1 when absent. spread (may be NULL): (slowest - fastest) /
+ * median, in percent. */
+static double median_spread(const labio_file *out, int c, const char *key, double *spread)
 {
     const labio_record *r = labio_find_case(out, c, key, LABIO_F64);
+    if (spread)
+        *spread = -1;
     if (!r || r->count == 0)
         return -1;
     double *copy = malloc(r->count * sizeof *copy);
@@ -25,21 +28,26 @@ static double median_of(const labio_file *out, int c, const char *key)
     memcpy(copy, r->data, r->count * sizeof *copy);
     qsort(copy, r->count, sizeof *copy, compare_doubles);
     double median = r->count % 2 ? copy[r->count / 2] : 0.5 * (copy[r->count / 2 - 1] + copy[r->count / 2]);
+    if (spread && median > 0)
+        *spread = 100.0 * (copy[r->count - 1] - copy[0]) / median;
     free(copy);
     return median;
 }
 
-static void model_for_case(const check_variant *v, const check_case *c, kernel_report *k)
+static double median_of(const labio_file *out, int c, const char *key) { return median_spread(out, c, key, NULL); }
+
+/* The model's counts for one case: 0, or -1 where the kernel is not modelled. */
+static int model_for_case(const run_report *run, const check_variant *v, const check_case *c, model_params *p,
+                          model_counts *counts)
 {
-    model_params p;
-    memset(&p, 0, sizeof p);
-    p.kernel = v->model;
-    p.elem_bytes = 4;
-    p.unroll = v->unroll > 0 ? v->unroll : 1;
-    p.tile = v->tile;
-    p.size = c->size;
-    k->params = p;
-    k->has_model = model_traffic(&p, &k->model) == 0;
+    (void)run;
+    memset(p, 0, sizeof *p);
+    p->kernel = v->model;
+    p->elem_bytes = 4;
+    p->unroll = v->unroll > 0 ? v->unroll : 1;
+    p->tile = v->tile;
+    p->size = c->size;
+    return model_traffic(p, counts);
 }
 
 static void read_emulator_counts(const labio_file *out, int c, measured_counts *m)
@@ -79,25 +87,36 @@ static void require_model_match(kernel_report *k)
     }
 }
 
-/* Rates from GPU times only: the emulator's times are CPU times and would mean nothing. */
+/* Rates of one timed size from a GPU time (the emulator's times are CPU times and would
+ * mean nothing): GB/s of the compulsory DRAM bytes, GFLOP/s for matrix multiplication. */
+static void rates_of(const run_report *run, const check_variant *v, const check_case *cs, int has_model,
+                     const model_counts *model, timed_size *t)
+{
+    t->gbps = t->gflops = t->pct_peak = -1;
+    if (t->time_ms <= 0)
+        return;
+    if (has_model) {
+        t->gbps = model->dram_bytes_min / (t->time_ms * 1e6);
+    } else if (v->task == TASK_REDUCE_INT || v->task == TASK_REDUCE_FLOAT || v->task == TASK_SUM_INT) {
+        /* Not modelled (device-side recursion, a library): the input bytes over time. */
+        t->gbps = cs->size.n * 4.0 / (t->time_ms * 1e6);
+    }
+    if (v->task == TASK_MATMUL) {
+        /* GFLOP/s only where arithmetic is the point: 2 m n k, whoever computed it. */
+        t->gflops = 2.0 * (double)cs->size.m * (double)cs->size.n * (double)cs->size.k / (t->time_ms * 1e6);
+        t->pct_peak = run->peak_gflops > 0 ? 100.0 * t->gflops / run->peak_gflops : -1;
+    } else if (t->gbps >= 0) {
+        t->pct_peak = run->peak_gbps > 0 ? 100.0 * t->gbps / run->peak_gbps : -1;
+    }
+}
+
 static void gpu_rates(const run_report *run, const check_variant *v, const check_case *cs, kernel_report *k)
 {
-    if (k->time_ms <= 0)
-        return;
-    if (k->has_model) {
-        k->gbps = k->model.dram_bytes_min / (k->time_ms * 1e6);
-        /* GFLOP/s only where arithmetic is the point: matrix multiplication. */
-        if (v->task == TASK_MATMUL) {
-            k->gflops = k->model.flops / (k->time_ms * 1e6);
-            k->pct_peak = run->peak_gflops > 0 ? 100.0 * k->gflops / run->peak_gflops : -1;
-        } else {
-            k->pct_peak = run->peak_gbps > 0 ? 100.0 * k->gbps / run->peak_gbps : -1;
-        }
-    } else if (v->task == TASK_REDUCE_INT || v->task == TASK_REDUCE_FLOAT) {
-        /* Not modelled (device-side recursion): still report input bytes over time. */
-        k->gbps = cs->size.n * 4.0 / (k->time_ms * 1e6);
-        k->pct_peak = run->peak_gbps > 0 ? 100.0 * k->gbps / run->peak_gbps : -1;
-    }
+    timed_size t = {"", k->time_ms, -1, -1, -1, -1};
+    rates_of(run, v, cs, k->has_model, &k->model, &t);
+    k->gbps = t.gbps;
+    k->gflops = t.gflops;
+    k->pct_peak = t.pct_peak;
     /* The inputs come from DRAM (the harness flushed the L2 cache): no kernel moves its
      * compulsory bytes faster than the DRAM peak. Such a time was not the kernel's. */
     if (k->has_model && run->peak_gbps > 0 && k->gbps > 1.02 * run->peak_gbps) {
@@ -110,6 +129,29 @@ static void gpu_rates(const run_report *run, const check_variant *v, const check
     }
 }
 
+void measure_case(const run_report *run, const check_variant *v, const check_case_set *set, const run_outcome *o,
+                  int c, timed_size *t)
+{
+    model_params p;
+    model_counts counts;
+    const check_case *cs = &set->cases[c];
+    cases_describe(v, cs, t->size, sizeof t->size);
+    t->time_ms = median_spread(&o->out, c, LABIO_TIME_MS, &t->spread_pct);
+    rates_of(run, v, cs, model_for_case(run, v, cs, &p, &counts) == 0, &counts, t);
+}
+
+/* The other timed sizes (cases with timed runs before the timed case). */
+static void measure_also_timed(const run_report *run, const check_variant *v, const check_case_set *set,
+                               const run_outcome *o, kernel_report *k)
+{
+    for (int c = 0; c < set->count && k->also_count < REPORT_MAX_ALSO_TIMED; c++) {
+        const check_case *cs = &set->cases[c];
+        if (c == set->timed || cs->repeats <= 0)
+            continue;
+        measure_case(run, v, set, o, c, &k->also[k->also_count++]);
+    }
+}
+
 void stage_measure(const check_options *opt, run_report *run, const char *program, const check_variant *v,
                    check_case_set *set, const run_outcome *o, const char *workdir, kernel_report *k)
 {
@@ -118,13 +160,13 @@ void stage_measure(const check_options *opt, run_report *run, const char *progra
         return;
     const check_case *cs = &set->cases[set->timed];
     cases_describe(v, cs, k->size, sizeof k->size);
-    model_for_case(v, cs, k);
+    k->has_model = model_for_case(run, v, cs, &k->params, &k->model) == 0;
     read_emulator_counts(&o->out, set->timed, &k->measured);
     if (opt->require_model && k->correct && k->has_model)
         require_model_match(k);
     if (!k->correct)
         return;
-    k->time_ms = median_of(&o->out, set->timed, LABIO_TIME_MS);
+    k->time_ms = median_spread(&o->out, set->timed, LABIO_TIME_MS, &k->spread_pct);
     k->e2e_ms = median_of(&o->out, set->timed, LABIO_E2E_MS);
     k->cpu_ms = median_of(&o->out, set->timed, LABIO_CPU_MS);
     if (emulated) {
@@ -134,6 +176,7 @@ void stage_measure(const check_options *opt, run_report *run, const char *progra
         }
     } else {
         gpu_rates(run, v, cs, k);
+        measure_also_timed(run, v, set, o, k);
     }
     if (opt->profile && k->correct && k->has_model && !emulated) {
         /* Profile one untimed run of the timed case alone. */

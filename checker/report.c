@@ -23,6 +23,52 @@ static void print_rate(FILE *out, const char *format, double value, int width)
 
 static int emulated(const run_report *run) { return strcmp(run->backend, "emu") == 0; }
 
+/* The library's median time on the case described by `size` (the timed case or another
+ * timed size), or -1. */
+static double library_time(const lab_report *lab, const char *size)
+{
+    const kernel_report *l = &lab->library;
+    if (!lab->has_library || !l->correct)
+        return -1;
+    if (strcmp(l->size, size) == 0)
+        return l->time_ms;
+    for (int i = 0; i < l->also_count; i++)
+        if (strcmp(l->also[i].size, size) == 0)
+            return l->also[i].time_ms;
+    return -1;
+}
+
+/* The kernel's speed as a share of the library's on the same size: 100% is a tie. */
+static double pct_of_library(const lab_report *lab, const char *size, double time_ms)
+{
+    double t = library_time(lab, size);
+    return t > 0 && time_ms > 0 ? 100.0 * t / time_ms : -1;
+}
+
+/* One timed size of a kernel on a GPU: time, rates, % of the library where there is one. */
+static void print_gpu_timing(FILE *out, const lab_report *lab, const timed_size *t)
+{
+    fprintf(out, " %10.4f", t->time_ms);
+    print_rate(out, " %10.1f", t->gbps, 11);
+    print_rate(out, " %9.1f", t->gflops, 10);
+    print_rate(out, " %6.1f%%", t->pct_peak, 8);
+    if (lab->has_library)
+        print_rate(out, " %8.1f%%", pct_of_library(lab, t->size, t->time_ms), 10);
+    fprintf(out, "  %-24s\n", t->size);
+}
+
+static timed_size main_timing(const kernel_report *k)
+{
+    timed_size t;
+    snprintf(t.size, sizeof t.size, "%s", k->size);
+    t.time_ms = k->time_ms;
+    t.gbps = k->gbps;
+    t.gflops = k->gflops;
+    t.pct_peak = k->pct_peak;
+    t.spread_pct = k->spread_pct;
+    return t;
+}
+
 /* What the emulator counts exactly, in place of rates from CPU times: sectors per
  * global request (4 for 32 coalesced ints, 32 for a strided warp), the share of the
  * fetched bytes that lanes asked for, the share of lanes active per warp access. */
@@ -148,24 +194,31 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         fprintf(out, "  %-18s %-6s %10s %9s %9s %9s %9s  %-24s\n", "kernel", "result", "ld inst", "sect/req",
                 "used/fetch", "lanes on", "bank cfl", "timed size (emulated: exact counts, no GPU times)");
     else
-        fprintf(out, "  %-18s %-6s %10s %10s %9s %7s  %-24s\n", "kernel", "result", "time ms", "GB/s", "GFLOP/s",
-                "% peak", "timed size");
-    for (int i = 0; i < lab->count; i++) {
-        const kernel_report *k = &lab->kernels[i];
+        fprintf(out, "  %-18s %-6s %10s %10s %9s %7s%s  %-24s\n", "kernel", "result", "time ms", "GB/s", "GFLOP/s",
+                "% peak", lab->has_library ? " % of lib" : "", "timed size");
+    int rows = lab->count + lab->has_library;
+    for (int i = 0; i < rows; i++) {
+        int is_library = i == lab->count;
+        const kernel_report *k = is_library ? &lab->library : &lab->kernels[i];
         const char *verdict = !k->ran ? "SKIP" : k->correct ? "PASS" : "FAIL";
-        fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
-                paint(colour, RESET));
+        if (is_library)
+            fprintf(out, "  %s%-25s%s", paint(colour, BOLD), lab->lab->library_title, paint(colour, RESET));
+        else
+            fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
+                    paint(colour, RESET));
         if (emulated(run))
             print_emulated_row(out, k);
         else if (k->correct && k->time_ms >= 0) {
-            fprintf(out, " %10.4f", k->time_ms);
-            print_rate(out, " %10.1f", k->gbps, 11);
-            print_rate(out, " %9.1f", k->gflops, 10);
-            print_rate(out, " %6.1f%%", k->pct_peak, 8);
-            fprintf(out, "  %-24s\n", k->size);
+            timed_size t = main_timing(k);
+            print_gpu_timing(out, lab, &t);
+            for (int a = 0; a < k->also_count; a++) {
+                fprintf(out, "  %-25s", "");
+                print_gpu_timing(out, lab, &k->also[a]);
+            }
         }
         else
-            fprintf(out, " %10s %10s %9s %7s  %-24s\n", "-", "-", "-", "-", k->size);
+            fprintf(out, " %10s %10s %9s %7s%s  %-24s\n", "-", "-", "-", "-", lab->has_library ? "          " : "",
+                    k->size);
         if (!k->correct && k->message[0])
             fprintf(out, "      %s%s: %s%s\n", paint(colour, RED), verdict_name(k->verdict), k->message,
                     paint(colour, RESET));
@@ -283,26 +336,39 @@ void report_print_ladder(FILE *out, const run_report *run, int colour)
     }
     fprintf(out, "\n%sPerformance ladder%s (%s, %s; kernel time, median of the timed runs)\n", paint(colour, BOLD),
             paint(colour, RESET), run->backend, run->device);
-    fprintf(out, "  %-26s %-18s %10s %12s %9s %8s\n", "lab", "kernel", "time ms", "rate", "% peak", "vs first");
+    fprintf(out, "  %-26s %-24s %10s %14s %8s %8s %9s  %s\n", "lab", "kernel", "time ms", "rate", "% peak",
+            "vs first", "% of lib", "size");
     for (int l = 0; l < run->count; l++) {
         const lab_report *lab = &run->labs[l];
         double first = -1;
-        for (int i = 0; i < lab->count; i++) {
-            const kernel_report *k = &lab->kernels[i];
+        int rows = lab->count + (lab->has_library && lab->library.correct);
+        for (int i = 0; i < rows; i++) {
+            int is_library = i == lab->count;
+            const kernel_report *k = is_library ? &lab->library : &lab->kernels[i];
+            const char *name = is_library ? lab->lab->library_title : k->variant->name;
             if (!k->correct || k->time_ms < 0) {
-                fprintf(out, "  %-26s %-18s %10s\n", i == 0 ? lab->lab->dir : "", k->variant->name,
+                fprintf(out, "  %-26s %-24s %10s\n", i == 0 ? lab->lab->dir : "", name,
                         k->ran ? (k->correct ? "-" : "FAIL") : "SKIP");
                 continue;
             }
             if (first < 0)
                 first = k->time_ms;
-            char rate[32];
-            if (is_matmul(k))
-                snprintf(rate, sizeof rate, "%.0f GFLOP/s", k->gflops);
-            else
-                snprintf(rate, sizeof rate, "%.0f GB/s", k->gbps);
-            fprintf(out, "  %-26s %-18s %10.4f %12s %8.1f%% %7.2fx\n", i == 0 ? lab->lab->dir : "",
-                    k->variant->name, k->time_ms, rate, k->pct_peak, first / k->time_ms);
+            for (int a = -1; a < k->also_count; a++) {
+                timed_size t = a < 0 ? main_timing(k) : k->also[a];
+                char rate[32];
+                if (is_matmul(k))
+                    snprintf(rate, sizeof rate, "%.0f GFLOP/s", t.gflops);
+                else
+                    snprintf(rate, sizeof rate, "%.0f GB/s", t.gbps);
+                fprintf(out, "  %-26s %-24s %10.4f %14s %7.1f%%", i == 0 && a < 0 ? lab->lab->dir : "",
+                        a < 0 ? name : "", t.time_ms, rate, t.pct_peak);
+                if (a < 0)
+                    fprintf(out, " %7.2fx", first / k->time_ms);
+                else
+                    fprintf(out, " %8s", "");
+                print_rate(out, " %8.1f%%", lab->has_library ? pct_of_library(lab, t.size, t.time_ms) : -1, 10);
+                fprintf(out, "  %s\n", t.size);
+            }
         }
     }
 }
@@ -363,7 +429,8 @@ static void json_count(FILE *out, const char *name, int has, uint64_t value, int
     fputs(last ? "" : ", ", out);
 }
 
-static void json_kernel(FILE *out, const run_report *run, const kernel_report *k)
+/* lab: for "% of library" (NULL for the library's own row). */
+static void json_kernel(FILE *out, const run_report *run, const lab_report *lab, const kernel_report *k)
 {
     const measured_counts *m = &k->measured;
     fprintf(out, "{\"name\": ");
@@ -395,7 +462,34 @@ static void json_kernel(FILE *out, const run_report *run, const kernel_report *k
     json_number(out, k->gflops);
     fprintf(out, ", \"pct_peak\": ");
     json_number(out, k->pct_peak);
-    fprintf(out, ",\n       \"model\": ");
+    fprintf(out, ", \"spread_pct\": ");
+    json_number(out, k->spread_pct);
+    if (lab && lab->has_library) {
+        fprintf(out, ", \"pct_of_library\": ");
+        json_number(out, pct_of_library(lab, k->size, k->time_ms));
+    }
+    fprintf(out, ",\n       \"also_timed\": [");
+    for (int a = 0; a < k->also_count; a++) {
+        const timed_size *t = &k->also[a];
+        fprintf(out, "%s{\"size\": ", a ? ", " : "");
+        json_string(out, t->size);
+        fprintf(out, ", \"time_ms\": ");
+        json_number(out, t->time_ms);
+        fprintf(out, ", \"gbps\": ");
+        json_number(out, t->gbps);
+        fprintf(out, ", \"gflops\": ");
+        json_number(out, t->gflops);
+        fprintf(out, ", \"pct_peak\": ");
+        json_number(out, t->pct_peak);
+        fprintf(out, ", \"spread_pct\": ");
+        json_number(out, t->spread_pct);
+        if (lab && lab->has_library) {
+            fprintf(out, ", \"pct_of_library\": ");
+            json_number(out, pct_of_library(lab, t->size, t->time_ms));
+        }
+        fputc('}', out);
+    }
+    fprintf(out, "],\n       \"model\": ");
     if (k->has_model) {
         fputc('{', out);
         json_count(out, "gld_inst", 1, k->model.gld_inst, 0);
@@ -457,9 +551,19 @@ int report_write_json(const char *path, const run_report *run)
         fprintf(out, ",\n   \"kernels\": [");
         for (int i = 0; i < lab->count; i++) {
             fprintf(out, "%s\n      ", i ? "," : "");
-            json_kernel(out, run, &lab->kernels[i]);
+            json_kernel(out, run, lab, &lab->kernels[i]);
         }
-        fprintf(out, "]}");
+        fprintf(out, "],\n   \"library\": ");
+        if (lab->has_library) {
+            fprintf(out, "{\"title\": ");
+            json_string(out, lab->lab->library_title);
+            fprintf(out, ", \"result\": ");
+            json_kernel(out, run, NULL, &lab->library);
+            fputc('}', out);
+        } else {
+            fputs("null", out);
+        }
+        fprintf(out, "}");
     }
     fprintf(out, "\n]}\n");
     return fclose(out) == 0 ? 0 : -1;

@@ -12,6 +12,16 @@
 #include "model.h"
 #include "verdict.h"
 
+/* The time of one timed size, and the rates it gives. */
+typedef struct {
+    char size[96];
+    double time_ms;                /* median; negative when not measured */
+    double gbps, gflops, pct_peak; /* negative when not measured */
+    double spread_pct;             /* (slowest - fastest) / median of the timed runs, in percent */
+} timed_size;
+
+#define REPORT_MAX_ALSO_TIMED 2
+
 typedef struct {
     const check_variant *variant;
     int ran;      /* 0 when the checker stopped before running it */
@@ -23,6 +33,11 @@ typedef struct {
     char size[96];       /* the timed case */
     double time_ms, e2e_ms, cpu_ms; /* medians; negative when not measured */
     double gbps, gflops, pct_peak;  /* from time_ms; negative when not measured */
+    double spread_pct;              /* of the timed runs: (slowest - fastest) / median, percent */
+    /* Other sizes timed besides the timed case (smaller first), e.g. the whole sum at 2^24
+     * beside 2^28: the ladder shows each. */
+    timed_size also[REPORT_MAX_ALSO_TIMED];
+    int also_count;
     int has_model;
     model_params params; /* the timed case, as the model saw it */
     model_counts model;
@@ -33,6 +48,11 @@ typedef struct {
     const check_lab *lab;
     kernel_report kernels[CHECK_MAX_VARIANTS];
     int count;
+    /* On a GPU, the library's answer to the same cases, timed the same way (CUB, cuBLAS):
+     * the last row of the lab's table, and the "% of library" column. */
+    check_variant library_variant;
+    kernel_report library;
+    int has_library;
     int correct;
     char todos[1024]; /* unfinished TODO(student) markers in the source, one per line */
 } lab_report;

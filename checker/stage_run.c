@@ -107,3 +107,22 @@ void run_outcome_free(run_outcome *o)
         labio_free(&o->out);
     o->have_output = 0;
 }
+
+void take_device_facts(run_report *run, const labio_file *out)
+{
+    const labio_record *r;
+    int64_t value;
+    if (run->device[0])
+        return;
+    if ((r = labio_find(out, LABIO_DEVICE_NAME, LABIO_TEXT)))
+        snprintf(run->device, sizeof run->device, "%s", (const char *)r->data);
+    if ((r = labio_find(out, LABIO_BACKEND, LABIO_TEXT)) && strcmp(run->backend, (const char *)r->data) != 0)
+        fprintf(stderr, "check: the lab program runs on backend '%s' but the checker was told '%s'\n",
+                (const char *)r->data, run->backend);
+    if (labio_get_i64(out, LABIO_DEVICE_CC, &value) == 0)
+        run->device_cc = (int)value;
+    if (labio_get_i64(out, LABIO_DEVICE_SMS, &value) == 0)
+        run->device_sms = (int)value;
+    labio_get_f64(out, LABIO_DEVICE_PEAK_GBPS, &run->peak_gbps);
+    labio_get_f64(out, LABIO_DEVICE_PEAK_GFLOPS, &run->peak_gflops);
+}

@@ -24,6 +24,7 @@
 typedef struct {
     const char *tree, *build, *json, *counters_csv, *backend;
     const char *emu_build; /* on a GPU: the emulator's build of the same lab files, for its diagnostics */
+    const char *library;   /* on a GPU: the library program (CUB, cuBLAS) timed beside labs that name one */
     int ladder, profile, require_model, timed_only;
     int fast; /* skip the diagnose stage (timing runs only, never grading) */
     uint64_t seed;
@@ -65,6 +66,19 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
  * allows, fail here. */
 void stage_measure(const check_options *opt, run_report *run, const char *program, const check_variant *v,
                    check_case_set *set, const run_outcome *o, const char *workdir, kernel_report *k);
+
+/* The device's name, SM count and peaks from a lab program's output (the first one read). */
+void take_device_facts(run_report *run, const labio_file *out);
+
+/* The time and rates of case c (timed `repeats` times) of a run: its median time, spread and
+ * the rates from the model's compulsory bytes (GB/s) or 2 m n k (GFLOP/s). */
+void measure_case(const run_report *run, const check_variant *v, const check_case_set *set, const run_outcome *o,
+                  int c, timed_size *t);
+
+/* make sweep: every kernel of a lab (and its library on a GPU) timed over a range of sizes,
+ * one program run per size; one CSV row per kernel and size. Returns the rows written. */
+int stage_sweep(const check_options *opt, run_report *run, lab_report *lab, const char *program,
+                const char *workdir, FILE *csv);
 
 /* After the lab's kernels: writes VIEW/NN/index.html (VIEW/solutions/NN for --tree solutions),
  * drawn from an emulated run of one small case per kernel with the access trace on; a lab

@@ -7,10 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "labio_names.h"
 
 /* How many wrong elements a message lists before it just counts them. */
 enum { MAX_LISTED = 3 };
+
+/* Matrix products up to this many multiply-adds are recomputed in full on the CPU (1024^3
+ * takes about 2 s); larger ones are checked on their edges and a sample (validate_matmul). */
+#define MATMUL_FULL_CHECK_MACS (1LL << 31)
 
 double float_sum_bound(long long terms, double abs_sum)
 {
@@ -137,27 +142,64 @@ static int validate_mat_add(const check_case *cs, const float *got, char *messag
     return 0;
 }
 
+/* One element of C against the double-precision dot product, with the error bound of a
+ * float dot product of k terms. */
+static void check_matmul_element(const check_case *cs, const float *got, long long row, long long col,
+                                 mismatch_log *log)
+{
+    double ref = 0, abs_dot = 0;
+    for (long long i = 0; i < cs->size.k; i++) {
+        double product = (double)cs->a[row * cs->size.k + i] * cs->b[i * cs->size.n + col];
+        ref += product;
+        abs_dot += fabs(product);
+    }
+    double bound = float_sum_bound(cs->size.k + 1, abs_dot);
+    long long index = row * cs->size.n + col;
+    const char *problem = float_problem(got[index], ref, bound);
+    if (problem)
+        note_float(log, index, cs->size.n, got[index], ref, bound, problem);
+}
+
 static int validate_matmul(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
-    for (long long row = 0; row < cs->size.m; row++)
-        for (long long col = 0; col < cs->size.n; col++) {
-            double ref = 0, abs_dot = 0;
-            for (long long i = 0; i < cs->size.k; i++) {
-                double product = (double)cs->a[row * cs->size.k + i] * cs->b[i * cs->size.n + col];
-                ref += product;
-                abs_dot += fabs(product);
-            }
-            double bound = float_sum_bound(cs->size.k + 1, abs_dot);
-            long long index = row * cs->size.n + col;
-            const char *problem = float_problem(got[index], ref, bound);
-            if (problem)
-                note_float(&log, index, cs->size.n, got[index], ref, bound, problem);
+    long long m = cs->size.m, n = cs->size.n, checked = m * n;
+    if (m * n * cs->size.k <= MATMUL_FULL_CHECK_MACS) {
+        for (long long row = 0; row < m; row++)
+            for (long long col = 0; col < n; col++)
+                check_matmul_element(cs, got, row, col, &log);
+    } else {
+        /* Too large to recompute on one CPU core in seconds: every element of the first and
+         * last rows and columns (the edges of the edge tiles), one element of every 32 x 32
+         * block of C at a seeded position (every tile of every block of threads), and every
+         * element is checked for being written (a poisoned one was never stored). */
+        lab_rng rng;
+        lab_rng_seed(&rng, cs->seed ^ 0x5EED5EEDull);
+        checked = 0;
+        for (long long col = 0; col < n; col++, checked += 2) {
+            check_matmul_element(cs, got, 0, col, &log);
+            check_matmul_element(cs, got, m - 1, col, &log);
         }
+        for (long long row = 1; row + 1 < m; row++, checked += 2) {
+            check_matmul_element(cs, got, row, 0, &log);
+            check_matmul_element(cs, got, row, n - 1, &log);
+        }
+        for (long long r0 = 0; r0 < m; r0 += 32)
+            for (long long c0 = 0; c0 < n; c0 += 32, checked++) {
+                long long row = r0 + (long long)(lab_rng_next(&rng) % (uint64_t)(m - r0 < 32 ? m - r0 : 32));
+                long long col = c0 + (long long)(lab_rng_next(&rng) % (uint64_t)(n - c0 < 32 ? n - c0 : 32));
+                check_matmul_element(cs, got, row, col, &log);
+            }
+        for (long long i = 0; i < m * n; i++)
+            if (is_poison(got[i])) {
+                note_float(&log, i, n, got[i], 0.0, 0.0, "unwritten");
+                checked++;
+            }
+    }
     if (log.wrong == 0)
         return 1;
-    finish(&log, "elements of C", cs->size.m * cs->size.n, message, size, detail, why);
+    finish(&log, checked == m * n ? "elements of C" : "checked elements of C", checked, message, size, detail, why);
     return 0;
 }
 
@@ -239,6 +281,35 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
     return 0;
 }
 
+/* The whole sum: one 64-bit integer, exact. */
+static int validate_sum(const check_case *cs, const labio_record *r, char *message, size_t size, check_verdict *why)
+{
+    long long ref = 0;
+    for (long long i = 0; i < cs->size.n; i++)
+        ref += cs->ints[i];
+    if (r->count != 1) {
+        snprintf(message, size, "expected one 64-bit total, the program wrote %llu values", (unsigned long long)r->count);
+        return 0;
+    }
+    long long got = ((const long long *)r->data)[0];
+    if (got == ref)
+        return 1;
+    if (got == LAB_POISON_I64) {
+        snprintf(message, size, "the total was never written (expected %lld for n = %lld)", ref, cs->size.n);
+        *why = VERDICT_UNWRITTEN;
+        return 0;
+    }
+    /* The sum kept in 32 bits somewhere wraps around: what is left is the low 32 bits. */
+    int wrapped = (int)(uint32_t)(uint64_t)ref;
+    snprintf(message, size, "total for n = %lld: expected %lld, got %lld (off by %lld)%s", cs->size.n, ref, got,
+             got - ref,
+             got == (long long)wrapped || (uint32_t)(uint64_t)got == (uint32_t)(uint64_t)ref
+                 ? ": right in its low 32 bits, so somewhere the sum was kept in an int and wrapped around; these "
+                   "values need a 64-bit (long long) accumulator everywhere, in every thread and every partial sum"
+                 : "");
+    return 0;
+}
+
 static int validate_nested(const check_case *cs, const labio_record *r, char *message, size_t size)
 {
     const int *got = r->data;
@@ -297,6 +368,10 @@ static int validate_record(const check_variant *v, const check_case *cs, const l
         if (!(r = output_record(out, c, key, LABIO_I32, message, size)))
             return 0;
         return validate_nested(cs, r, message, size);
+    case TASK_SUM_INT:
+        if (!(r = output_record(out, c, key, LABIO_I64, message, size)))
+            return 0;
+        return validate_sum(cs, r, message, size, why);
     }
     snprintf(message, size, "unknown task");
     return 0;
@@ -331,8 +406,12 @@ static int same_array(const float *sent, const labio_record *back, long long cou
         if (memcmp(&sent[i], &((const float *)back->data)[i], sizeof(float)) != 0) {
             char at[64];
             where(at, sizeof at, i, cols);
-            snprintf(message, size, "the kernel modified its input %s: %s was %.9g, is now %.9g (inputs are const)",
-                     label, at, (double)sent[i], (double)((const float *)back->data)[i]);
+            if (back->type == LABIO_I32)
+                snprintf(message, size, "the kernel modified its input %s: %s was %d, is now %d (inputs are const)",
+                         label, at, ((const int *)sent)[i], ((const int *)back->data)[i]);
+            else
+                snprintf(message, size, "the kernel modified its input %s: %s was %.9g, is now %.9g (inputs are const)",
+                         label, at, (double)sent[i], (double)((const float *)back->data)[i]);
             return 0;
         }
     return 1;
@@ -355,7 +434,11 @@ int validate_inputs_unchanged(const check_variant *v, const check_case *cs, cons
                           "A", message, size) &&
                same_array(cs->b, labio_find_case(out, c, LABIO_IN_AFTER ".b", LABIO_F32), cs->size.k * cs->size.n, cs->size.n,
                           "B", message, size);
+    case TASK_SUM_INT:
+        return same_array((const float *)(const void *)cs->ints,
+                          labio_find_case(out, c, LABIO_IN_AFTER ".data", LABIO_I32), cs->size.n, 0, "data", message,
+                          size);
     default:
-        return 1; /* reductions work in place by design */
+        return 1; /* the block-sum reductions work in place by design */
     }
 }

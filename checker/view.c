@@ -44,6 +44,7 @@ static void view_size(lab_task task, lab_sizes *s)
     case TASK_REDUCE_INT:
     case TASK_REDUCE_FLOAT: s->n = 2048, s->block = 128; break;
     case TASK_NESTED_HELLO: s->threads = 8, s->max_depth = 3; break;
+    case TASK_SUM_INT: s->n = 4096 + 3; break;
     }
 }
 
@@ -73,6 +74,7 @@ static int view_case(const check_variant *v, uint64_t seed, check_case_set *set)
         break;
     }
     case TASK_REDUCE_INT:
+    case TASK_SUM_INT:
         if (!(c->ints = malloc(n * sizeof *c->ints)))
             return -1;
         fill_ints(c->ints, n, -100, 300, c->seed);

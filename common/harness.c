@@ -158,6 +158,17 @@ static int fp32_lanes_per_sm(int major, int minor)
 
 static int g_l2_bytes; /* the device's L2 cache, flushed before every timed run */
 
+int lab_sm_count(void)
+{
+    static int sms;
+    if (sms == 0) {
+        int device = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    }
+    return sms;
+}
+
 static void write_device_facts(void)
 {
     int device = 0, sms = 0, major = 0, minor = 0, mem_khz = 0, bus_bits = 0, sm_khz = 0;
@@ -279,11 +290,18 @@ typedef struct {
     size_t in_count[2];
     /* device buffers: inputs as handed to the kernel, pristine copies, the output */
     device_array in[2], pristine[2], out;
+    device_array scratch; /* the whole-sum task's LAB_SCRATCH_BYTES, zeroed once per case */
     size_t out_count;
     unsigned int grid; /* blocks launched by the last reduction run */
 } lab_case;
 
-static labio_type labio_type_of(lab_elem elem) { return elem == LAB_ELEM_I32 ? LABIO_I32 : LABIO_F32; }
+static labio_type labio_type_of(lab_elem elem)
+{
+    return elem == LAB_ELEM_I64 ? LABIO_I64 : elem == LAB_ELEM_I32 ? LABIO_I32 : LABIO_F32;
+}
+
+/* The byte size of n elements of an array. */
+static size_t array_bytes(const lab_array *array, size_t n) { return n * lab_elem_bytes(array->elem); }
 
 static const labio_record *case_array(const labio_file *in, int c, const char *key, const lab_array *array,
                                       uint64_t expected)
@@ -350,12 +368,16 @@ static void setup_case(const labio_file *in, int c, lab_case *lc)
             lc->timing_in[i] = case_array(in, c, key, array, count)->data;
         }
         lc->in_count[i] = (size_t)count;
-        device_array_alloc(&lc->in[i], lc->in_count[i] * 4, array->key);
-        device_array_alloc(&lc->pristine[i], lc->in_count[i] * 4, array->key);
-        CUDA_CHECK(cudaMemcpy(lc->pristine[i].data, lc->host_in[i], lc->in_count[i] * 4, cudaMemcpyHostToDevice));
+        device_array_alloc(&lc->in[i], array_bytes(array, lc->in_count[i]), array->key);
+        device_array_alloc(&lc->pristine[i], array_bytes(array, lc->in_count[i]), array->key);
+        CUDA_CHECK(cudaMemcpy(lc->pristine[i].data, lc->host_in[i], lc->pristine[i].bytes, cudaMemcpyHostToDevice));
     }
     lc->out_count = (size_t)lc->info->output.count(&lc->size);
-    device_array_alloc(&lc->out, lc->out_count * 4, lc->info->output.key);
+    device_array_alloc(&lc->out, array_bytes(&lc->info->output, lc->out_count), lc->info->output.key);
+    if (lc->info->task == TASK_SUM_INT) {
+        device_array_alloc(&lc->scratch, LAB_SCRATCH_BYTES, "scratch");
+        CUDA_CHECK(cudaMemset(lc->scratch.data, 0, LAB_SCRATCH_BYTES));
+    }
 }
 
 /* The timed runs work on the second set of inputs. */
@@ -363,7 +385,7 @@ static void switch_to_timing_inputs(lab_case *lc)
 {
     for (int i = 0; i < lc->info->input_count; i++) {
         lc->host_in[i] = lc->timing_in[i];
-        CUDA_CHECK(cudaMemcpy(lc->pristine[i].data, lc->host_in[i], lc->in_count[i] * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(lc->pristine[i].data, lc->host_in[i], lc->pristine[i].bytes, cudaMemcpyHostToDevice));
     }
 }
 
@@ -374,6 +396,7 @@ static void free_case(lab_case *lc)
         device_array_free(&lc->pristine[i]);
     }
     device_array_free(&lc->out);
+    device_array_free(&lc->scratch);
 }
 
 /* Restore inputs (reductions work in place) and poison the outputs, so an
@@ -381,27 +404,34 @@ static void free_case(lab_case *lc)
 static void reset_case(lab_case *lc)
 {
     for (int i = 0; i < lc->info->input_count; i++)
-        CUDA_CHECK(cudaMemcpy(lc->in[i].data, lc->pristine[i].data, lc->in_count[i] * 4, cudaMemcpyDeviceToDevice));
+        CUDA_CHECK(cudaMemcpy(lc->in[i].data, lc->pristine[i].data, lc->in[i].bytes, cudaMemcpyDeviceToDevice));
     if (lc->info->output_accumulates) /* counters start at zero: the kernel adds to them */
         CUDA_CHECK(cudaMemset(lc->out.data, 0, lc->out.bytes));
     else
         CUDA_CHECK(cudaMemset(lc->out.data,
-                              lc->info->output.elem == LAB_ELEM_I32 ? LAB_POISON_BYTE_INT : LAB_POISON_BYTE_FLOAT,
+                              lc->info->output.elem == LAB_ELEM_F32 ? LAB_POISON_BYTE_FLOAT : LAB_POISON_BYTE_INT,
                               lc->out.bytes));
 }
 
-/* Evicts the inputs from the L2 cache, so a timed run reads them from DRAM as a
- * first touch would (the restore in reset_case leaves them cached). */
+/* Evicts the inputs from the L2 cache (the restore in reset_case leaves them cached), so a
+ * timed run reads them from DRAM as a first touch would, and leaves the L2 holding clean
+ * lines only: a copy to the host reads three L2 sizes of another buffer through it. A
+ * memset would evict too, but leave the L2 full of dirty lines whose write-backs the timed
+ * kernel would pay for (on an H100 that cost a 64 MB read a fifth of its speed, CUB's as
+ * much as ours: docs/results/h100-2026-11-23-top.md). */
 static void flush_l2(void)
 {
 #ifndef LAB_EMULATION
-    static void *scratch;
-    size_t bytes = 2 * (size_t)g_l2_bytes;
+    static void *scratch, *host;
+    size_t bytes = 3 * (size_t)g_l2_bytes;
     if (bytes == 0)
         return;
-    if (!scratch)
+    if (!scratch) {
         CUDA_CHECK(cudaMalloc(&scratch, bytes));
-    CUDA_CHECK(cudaMemset(scratch, 0, bytes));
+        CUDA_CHECK(cudaMemset(scratch, 0, bytes));
+        CUDA_CHECK(cudaMallocHost(&host, bytes));
+    }
+    CUDA_CHECK(cudaMemcpy(host, scratch, bytes, cudaMemcpyDeviceToHost));
 #endif
 }
 
@@ -430,6 +460,9 @@ static void launch_case(const lab_variant *v, lab_case *lc)
     case TASK_NESTED_HELLO:
         v->launch.nested_hello((int *)out, (int)s->max_depth, (unsigned)s->threads);
         break;
+    case TASK_SUM_INT:
+        v->launch.sum_int((const int *)a, (long long *)out, s->n, lc->scratch.data);
+        break;
     }
     g_in_launch = 0;
     CHECK_LAUNCH();
@@ -449,6 +482,7 @@ static void check_all_guards(const lab_case *lc, const char *after)
     for (int i = 0; i < lc->info->input_count; i++)
         check_guards(&lc->in[i], after);
     check_guards(&lc->out, after);
+    check_guards(&lc->scratch, after);
 }
 
 #ifdef LAB_EMULATION
@@ -468,10 +502,10 @@ static void write_emulator_counts(FILE *out, int c)
 static void *fetch_output(const lab_case *lc, size_t *count)
 {
     *count = lc->info->reduction ? lc->grid : lc->out_count;
-    void *host = malloc(*count * 4 + 1);
+    void *host = malloc(array_bytes(&lc->info->output, *count) + 1);
     if (!host)
         fail(EXIT_CUDA, "out of host memory");
-    CUDA_CHECK(cudaMemcpy(host, lc->out.data, *count * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(host, lc->out.data, array_bytes(&lc->info->output, *count), cudaMemcpyDeviceToHost));
     return host;
 }
 
@@ -494,10 +528,10 @@ static void save_inputs_after(FILE *out, int c, const lab_case *lc)
         return;
     set_stage("case %d, reading inputs back", c);
     for (int i = 0; i < lc->info->input_count; i++) {
-        void *host = malloc(lc->in_count[i] * 4 + 1);
+        void *host = malloc(lc->in[i].bytes + 1);
         if (!host)
             fail(EXIT_CUDA, "out of host memory");
-        CUDA_CHECK(cudaMemcpy(host, lc->in[i].data, lc->in_count[i] * 4, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(host, lc->in[i].data, lc->in[i].bytes, cudaMemcpyDeviceToHost));
         snprintf(key, sizeof key, "%s.%s", LABIO_IN_AFTER, lc->info->inputs[i].key);
         labio_put_case(out, c, key, labio_type_of(lc->info->inputs[i].elem), host, lc->in_count[i]);
         free(host);
@@ -510,13 +544,15 @@ static double time_end_to_end(const lab_variant *v, lab_case *lc)
 {
     double start = now_ms();
     for (int i = 0; i < lc->info->input_count; i++)
-        CUDA_CHECK(cudaMemcpy(lc->in[i].data, lc->host_in[i], lc->in_count[i] * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(lc->in[i].data, lc->host_in[i], lc->in[i].bytes, cudaMemcpyHostToDevice));
     launch_case(v, lc);
     size_t count;
     void *host = fetch_output(lc, &count);
     double total = 0;
     if (lc->info->task == TASK_REDUCE_INT)
         for (size_t i = 0; i < count; i++) total += ((const int *)host)[i];
+    else if (lc->info->task == TASK_SUM_INT)
+        total += (double)((const long long *)host)[0];
     else if (lc->info->task == TASK_REDUCE_FLOAT)
         for (size_t i = 0; i < count; i++) total += ((const float *)host)[i];
     double elapsed = now_ms() - start;
@@ -525,12 +561,15 @@ static double time_end_to_end(const lab_variant *v, lab_case *lc)
     return elapsed;
 }
 
+/* The tasks that add up an array: the CPU's time for the same sum is worth showing. */
+static int is_sum(const lab_task_info *info) { return info->reduction || info->task == TASK_SUM_INT; }
+
 /* A plain CPU loop over the same data, for the "is the GPU worth it" comparison. */
 static double time_cpu_sum(const lab_case *lc)
 {
     double start = now_ms();
     double sum = 0;
-    if (lc->info->task == TASK_REDUCE_INT)
+    if (lc->info->task == TASK_REDUCE_INT || lc->info->task == TASK_SUM_INT)
         for (size_t i = 0; i < lc->in_count[0]; i++) sum += ((const int *)lc->host_in[0])[i];
     else
         for (size_t i = 0; i < lc->in_count[0]; i++) sum += ((const float *)lc->host_in[0])[i];
@@ -591,12 +630,12 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
         for (int64_t r = 0; r < lc.repeats; r++) {
             set_stage("case %d, end-to-end run %lld", c, (long long)r + 1);
             trips[r] = time_end_to_end(v, &lc);
-            if (info->reduction)
+            if (is_sum(info))
                 cpu[r] = time_cpu_sum(&lc);
         }
         labio_put_case(out, c, LABIO_TIME_MS, LABIO_F64, times, (uint64_t)lc.repeats);
         labio_put_case(out, c, LABIO_E2E_MS, LABIO_F64, trips, (uint64_t)lc.repeats);
-        if (info->reduction)
+        if (is_sum(info))
             labio_put_case(out, c, LABIO_CPU_MS, LABIO_F64, cpu, (uint64_t)lc.repeats);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));

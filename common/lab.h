@@ -38,6 +38,17 @@ typedef unsigned int (*lab_reduce_int_fn)(int *data, int *block_sums, unsigned i
 typedef unsigned int (*lab_reduce_float_fn)(float *data, float *block_sums, unsigned int n, unsigned int block);
 /* depth_counts[d] must end up holding the number of threads that ran at depth d. */
 typedef void (*lab_nested_hello_fn)(int *depth_counts, int max_depth, unsigned int threads);
+/* The whole sum on the GPU: *total must end up holding data[0] + ... + data[n - 1] as a
+ * 64-bit integer (n can be 2^28: an int would overflow). The launch function picks its own
+ * grid. `scratch` is LAB_SCRATCH_BYTES of device memory for block sums and counters: all
+ * zero before the first call, and what one call leaves there is there at the next, so a
+ * counter a kernel uses must be back at zero when the kernel ends. */
+typedef void (*lab_sum_int_fn)(const int *data, long long *total, long long n, void *scratch);
+#define LAB_SCRATCH_BYTES (1 << 20)
+
+/* The number of multiprocessors (SMs) of the GPU the program runs on: a grid of a few
+ * blocks per SM keeps every SM busy (the emulator has 1). */
+int lab_sm_count(void);
 
 typedef struct {
     const char *name;
@@ -49,6 +60,7 @@ typedef struct {
         lab_reduce_int_fn reduce_int;
         lab_reduce_float_fn reduce_float;
         lab_nested_hello_fn nested_hello;
+        lab_sum_int_fn sum_int;
     } launch;
 } lab_variant;
 
@@ -82,6 +94,7 @@ LAB_VARIANT_MAKER(lab_matmul_fn, TASK_MATMUL, matmul)
 LAB_VARIANT_MAKER(lab_reduce_int_fn, TASK_REDUCE_INT, reduce_int)
 LAB_VARIANT_MAKER(lab_reduce_float_fn, TASK_REDUCE_FLOAT, reduce_float)
 LAB_VARIANT_MAKER(lab_nested_hello_fn, TASK_NESTED_HELLO, nested_hello)
+LAB_VARIANT_MAKER(lab_sum_int_fn, TASK_SUM_INT, sum_int)
 #undef LAB_VARIANT_MAKER
 
 /* The table of kernels the checker may run, in ladder order. */

@@ -10,7 +10,8 @@ typedef enum {
     TASK_MATMUL,        /* C (m x n) = A (m x k) * B (k x n), row-major */
     TASK_REDUCE_INT,    /* per-block sums of an int array */
     TASK_REDUCE_FLOAT,  /* per-block sums of a float array */
-    TASK_NESTED_HELLO   /* count the threads of each nesting depth */
+    TASK_NESTED_HELLO,  /* count the threads of each nesting depth */
+    TASK_SUM_INT        /* the whole sum of an int array, as one 64-bit integer */
 } lab_task;
 
 /* The sizes of one case. Every size a task can have is listed once here; the
@@ -31,7 +32,9 @@ enum {
 };
 #define LAB_SIZE(key) (1u << LAB_SIZE_INDEX_##key)
 
-typedef enum { LAB_ELEM_F32, LAB_ELEM_I32 } lab_elem;
+typedef enum { LAB_ELEM_F32, LAB_ELEM_I32, LAB_ELEM_I64 } lab_elem;
+
+static inline unsigned lab_elem_bytes(lab_elem elem) { return elem == LAB_ELEM_I64 ? 8u : 4u; }
 
 /* An array the harness hands to the kernel: its record key, element type and length. */
 typedef struct {
@@ -57,6 +60,7 @@ static inline long long lab_count_m_k(const lab_sizes *s) { return s->m * s->k; 
 static inline long long lab_count_k_n(const lab_sizes *s) { return s->k * s->n; }
 static inline long long lab_count_m_n(const lab_sizes *s) { return s->m * s->n; }
 static inline long long lab_count_max_depth(const lab_sizes *s) { return s->max_depth; }
+static inline long long lab_count_one(const lab_sizes *s) { (void)s; return 1; }
 /* One sum per block at the smallest block the labs allow (32 threads). */
 static inline long long lab_count_block_sums(const lab_sizes *s) { return (s->n + 31) / 32; }
 
@@ -77,6 +81,8 @@ static const lab_task_info LAB_TASKS[] = {
      {"block_sums", LAB_ELEM_F32, lab_count_block_sums}, 1, 0},
     {TASK_NESTED_HELLO, "nested_hello", LAB_SIZE(threads) | LAB_SIZE(max_depth), 0, {{0, LAB_ELEM_I32, 0}},
      {"depth_counts", LAB_ELEM_I32, lab_count_max_depth}, 0, 1},
+    {TASK_SUM_INT, "sum_int", LAB_SIZE(n), 1, {{"data", LAB_ELEM_I32, lab_count_n}},
+     {"total", LAB_ELEM_I64, lab_count_one}, 0, 0},
 };
 
 /* The task's entry, or NULL for a value that is no task. */

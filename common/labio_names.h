@@ -35,10 +35,12 @@
 /* Outputs are filled with these bytes before every run; a value still made of
  * them afterwards was never written. 0xFFFFFFFF is a NaN no arithmetic produces
  * on its own (the default NaN is 0x7FFFFFFF on NVIDIA GPUs and 0xFFC00000 on x86);
- * 0xA5A5A5A5 is an int of magnitude above 2^30, beyond any sum the checker's inputs allow. */
+ * 0xA5A5A5A5 is an int of magnitude above 2^30, beyond any sum the checker's inputs allow, and
+ * 0xA5A5A5A5A5A5A5A5 a 64-bit one near -2^62, far beyond any 64-bit sum of them. */
 #define LAB_POISON_BYTE_FLOAT 0xFF
 #define LAB_POISON_BYTE_INT 0xA5
 #define LAB_POISON_FLOAT_BITS 0xFFFFFFFFu
 #define LAB_POISON_INT ((int)0xA5A5A5A5u)
+#define LAB_POISON_I64 ((long long)0xA5A5A5A5A5A5A5A5ull)
 
 #endif

@@ -285,11 +285,18 @@ class Deck {
     const base = kernels[0];
     // speedup=no: the lab's kernels do different jobs (lab 00), so a ratio of their times means nothing.
     const ladder = opts.speedup !== 'no';
-    const lines = [`| kernel | size | time (ms) | ${matmul ? 'GFLOP/s' : 'GB/s'} | % of peak |${ladder ? ` vs ${base.name} |` : ''}`, `|---|---|--:|--:|--:|${ladder ? '--:|' : ''}`];
-    for (const k of kernels) {
-      const src = (f) => `data-src="${labDir}/${k.name}/${f}"`;
-      lines.push(`| \`${k.name}\` | ${escHtml(k.size)} | ${numSpan(src('time_ms'), k.time_ms, 4)} | ${matmul ? numSpan(src('gflops'), k.gflops, 0) : numSpan(src('gbps'), k.gbps, 0)} | ${numSpan(src('pct_peak'), k.pct_peak, 1)} |${ladder ? ` ${numSpan(`data-ratio="${labDir}/${base.name}/time_ms:${labDir}/${k.name}/time_ms"`, base.time_ms / k.time_ms, 2)}x |` : ''}`);
-    }
+    // The library's row (CUB, cuBLAS) last, and each kernel's share of its speed, where the run had one.
+    const library = lab.library?.result?.correct && lab.library.result.time_ms != null ? lab.library : null;
+    const lines = [`| kernel | size | time (ms) | ${matmul ? 'GFLOP/s' : 'GB/s'} | % of peak |${ladder ? ` vs ${base.name} |` : ''}${library ? ' % of library |' : ''}`, `|---|---|--:|--:|--:|${ladder ? '--:|' : ''}${library ? '--:|' : ''}`];
+    const row = (label, name, t, path, first) => {
+      const src = (f) => `data-src="${labDir}/${name}/${path}${f}"`;
+      const speedup = !ladder ? '' : first ? ` ${numSpan(`data-ratio="${labDir}/${base.name}/time_ms:${labDir}/${name}/time_ms"`, base.time_ms / t.time_ms, 2)}x |` : ' |';
+      const share = !library ? '' : name === '@library' ? ' 100% |' : t.pct_of_library != null ? ` ${numSpan(src('pct_of_library'), t.pct_of_library, 1)}% |` : ' - |';
+      return `| ${label} | ${escHtml(t.size)} | ${numSpan(src('time_ms'), t.time_ms, 4)} | ${matmul ? numSpan(src('gflops'), t.gflops, 0) : numSpan(src('gbps'), t.gbps, 0)} | ${numSpan(src('pct_peak'), t.pct_peak, 1)} |${speedup}${share}`;
+    };
+    const rows = (label, name, k) => [row(label, name, k, '', true), ...(k.also_timed ?? []).map((t, i) => row('', name, t, `also_timed.${i}.`, false))];
+    for (const k of kernels) lines.push(...rows(`\`${k.name}\``, k.name, k));
+    if (library && !opts.only) lines.push(...rows(`**${escHtml(library.title)}** (library)`, '@library', library.result));
     return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}. Kernel time: median of the checker's CUDA-event-timed runs.</p>`;
   }
 

@@ -190,6 +190,112 @@ static void test_cases_deterministic(void)
     cases_free(&other);
 }
 
+/* The whole sum: exact, 64-bit; a total wrapped to 32 bits is named as such. */
+static void test_sum_messages(void)
+{
+    check_variant v;
+    check_case cs;
+    labio_file out;
+    char err[256], message[1024], path[] = "/tmp/gpulab-test-XXXXXX";
+    int fd = mkstemp(path);
+    int data[4] = {2000000000, 2000000000, 1, -7};
+    long long total = 4000000000LL - 6, got;
+    check_verdict why;
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    memset(&v, 0, sizeof v);
+    v.name = "sum", v.task = TASK_SUM_INT;
+    memset(&cs, 0, sizeof cs);
+    cs.size.n = 4, cs.ints = data;
+
+    long long answers[3] = {total, (long long)(int)(unsigned)(4000000000LL - 6), LAB_POISON_I64};
+    for (int i = 0; i < 3; i++) {
+        got = answers[i];
+        FILE *f = labio_create(path);
+        labio_put(f, "c0.out", LABIO_I64, &got, 1);
+        labio_put(f, "c0.in_after.data", LABIO_I32, data, 4);
+        fclose(f);
+        CU_ASSERT_EQUAL_FATAL(labio_read(path, &out, err, sizeof err), 0);
+        int ok = validate_output(&v, &cs, &out, 0, "out", message, sizeof message, &why);
+        if (i == 0) {
+            CU_ASSERT_EQUAL(ok, 1);
+            CU_ASSERT_EQUAL(validate_inputs_unchanged(&v, &cs, &out, 0, message, sizeof message), 1);
+        } else if (i == 1) { /* the low 32 bits of the right total: an int accumulator */
+            CU_ASSERT_EQUAL(ok, 0);
+            CU_ASSERT_EQUAL(why, VERDICT_WRONG);
+            CU_ASSERT_PTR_NOT_NULL(strstr(message, "expected 3999999994"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(message, "64-bit"));
+        } else {
+            CU_ASSERT_EQUAL(ok, 0);
+            CU_ASSERT_EQUAL(why, VERDICT_UNWRITTEN);
+        }
+        labio_free(&out);
+    }
+
+    /* a kernel that wrote into its const input */
+    data[2] = 5;
+    FILE *f = labio_create(path);
+    labio_put(f, "c0.in_after.data", LABIO_I32, data, 4);
+    fclose(f);
+    data[2] = 1;
+    CU_ASSERT_EQUAL_FATAL(labio_read(path, &out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(validate_inputs_unchanged(&v, &cs, &out, 0, message, sizeof message), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "was 1, is now 5"));
+    labio_free(&out);
+    remove(path);
+}
+
+/* Above 2^31 multiply-adds C is checked on its edges, a sample of each 32 x 32 block and
+ * poison everywhere: B is the identity here, so C = A and each check is exact. */
+static void test_matmul_sampled(void)
+{
+    const long long side = 1536; /* 1536^3 > 2^31 */
+    check_variant v;
+    check_case cs;
+    labio_file out;
+    char err[256], message[1024], path[] = "/tmp/gpulab-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    memset(&v, 0, sizeof v);
+    v.name = "big", v.task = TASK_MATMUL;
+    memset(&cs, 0, sizeof cs);
+    cs.size.m = cs.size.k = cs.size.n = side;
+    cs.seed = 42;
+    cs.a = malloc((size_t)(side * side) * sizeof(float));
+    cs.b = calloc((size_t)(side * side), sizeof(float));
+    float *c = malloc((size_t)(side * side) * sizeof(float));
+    CU_ASSERT_TRUE_FATAL(cs.a && cs.b && c);
+    for (long long i = 0; i < side * side; i++)
+        cs.a[i] = (float)(i % 97) - 48.0f;
+    for (long long i = 0; i < side; i++)
+        cs.b[i * side + i] = 1.0f;
+    /* 0: right; 1: an edge element wrong; 2: an inner element never written */
+    for (int trial = 0; trial < 3; trial++) {
+        memcpy(c, cs.a, (size_t)(side * side) * sizeof(float));
+        if (trial == 1)
+            c[(side - 1) * side + 700] += 1.0f;
+        if (trial == 2)
+            c[777 * side + 901] = poison_float();
+        FILE *f = labio_create(path);
+        labio_put(f, "c0.out", LABIO_F32, c, (uint64_t)(side * side));
+        fclose(f);
+        CU_ASSERT_EQUAL_FATAL(labio_read(path, &out, err, sizeof err), 0);
+        check_verdict why;
+        int ok = validate_output(&v, &cs, &out, 0, "out", message, sizeof message, &why);
+        CU_ASSERT_EQUAL(ok, trial == 0);
+        if (trial == 1)
+            CU_ASSERT_PTR_NOT_NULL(strstr(message, "(row 1535, col 700)"));
+        if (trial == 2) {
+            CU_ASSERT_PTR_NOT_NULL(strstr(message, "(row 777, col 901)"));
+            CU_ASSERT_EQUAL(why, VERDICT_UNWRITTEN);
+        }
+        labio_free(&out);
+    }
+    free(cs.a);
+    free(cs.b);
+    free(c);
+    remove(path);
+}
+
 int add_validate_tests(void)
 {
     CU_pSuite suite = CU_add_suite("validate", NULL, NULL);
@@ -200,6 +306,8 @@ int add_validate_tests(void)
         !CU_add_test(suite, "reduction block count", test_reduction_blocks) ||
         !CU_add_test(suite, "reduction messages name the block", test_reduction_messages) ||
         !CU_add_test(suite, "matmul messages name row and column", test_matmul_messages) ||
+        !CU_add_test(suite, "whole sum: 64-bit, wrap-around named, const input", test_sum_messages) ||
+        !CU_add_test(suite, "large matmul: edges, samples and poison checked", test_matmul_sampled) ||
         !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic))
         return -1;
     return 0;

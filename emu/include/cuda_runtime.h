@@ -179,14 +179,21 @@ cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMallocHost(void **ptr, size_t bytes);
 cudaError_t cudaFreeHost(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream);
+/* As in CUDA, C++ callers may leave out the stream (the default stream, 0). */
+#ifdef __cplusplus
+#define EMU_DEFAULT_STREAM = 0
+#else
+#define EMU_DEFAULT_STREAM
+#endif
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream EMU_DEFAULT_STREAM);
 cudaError_t cudaMemset(void *ptr, int value, size_t bytes);
-cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes, cudaStream_t stream);
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes, cudaStream_t stream EMU_DEFAULT_STREAM);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream EMU_DEFAULT_STREAM);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);

@@ -62,8 +62,10 @@ export function labEntry(results, labDir) {
   return lab;
 }
 
+// `name` "@library" is the lab's library row (CUB, cuBLAS), when the run had one.
 export function kernelEntry(results, labDir, name) {
-  const k = labEntry(results, labDir).kernels.find((x) => x.name === name);
+  const lab = labEntry(results, labDir);
+  const k = name === '@library' ? lab.library?.result : lab.kernels.find((x) => x.name === name);
   if (!k) throw new DeckError(`results file ${results.file}: lab ${labDir} has no kernel "${name}"`);
   return k;
 }

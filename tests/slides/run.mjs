@@ -47,7 +47,8 @@ function spansOf(text) {
 }
 function jsonValue(report, ref) { // "LAB/KERNEL/field.sub"
   const [lab, kernel, ...field] = ref.split('/');
-  const k = report.labs.find((l) => l.lab === lab)?.kernels.find((x) => x.name === kernel);
+  const entry = report.labs.find((l) => l.lab === lab);
+  const k = kernel === '@library' ? entry?.library?.result : entry?.kernels.find((x) => x.name === kernel);
   return field.join('/').split('.').reduce((o, f) => (o == null ? undefined : o[f]), k);
 }
 function checkNumbers(deckText, report, seed, label) {

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The top of the ladders on a GPU, in steps that each fit one session's call:
+#   checker/gpu-top.sh OUTDIR smoke       labs 08 and 09 timed (FAST=1), their skeletons checked
+#   checker/gpu-top.sh OUTDIR solutions   every solution with every check, JSON (the ladder, the deck)
+#   checker/gpu-top.sh OUTDIR sweep       make sweep for labs 08 and 09, then Nsight Compute's
+#                                         counters of both (PROFILE=1)
+# EMU_DIAG_BUILD=DIR gives the emulator's programs of the solutions built on another machine
+# (for their diagnostics on a GPU machine without clang). Logs, JSON, CSV and charts go to OUTDIR.
+set -uo pipefail
+out=${1:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|sweep}
+step=${2:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|sweep}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+export PATH=$PATH:/usr/local/cuda/bin
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "command: checker/gpu-top.sh $out $step (git $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader
+    nvcc --version | tail -n 1
+} | tee "$out/$step.log"
+make -j"$(nproc)" build-labs build-solutions build/gpu/checker/library/lab build/checker/check > "$out/build-$step.log" 2>&1 ||
+    { tail -n 30 "$out/build-$step.log"; exit 1; }
+timed() { # name command...: runs it, logs to OUTDIR/name.log, prints the exit status and the time
+    local name=$1 start status
+    shift
+    start=$(date +%s.%N)
+    "$@" > "$out/$name.log" 2>&1
+    status=$?
+    printf '%-28s exit %d in %.1f s\n' "$name" $status "$(awk "BEGIN{print $(date +%s.%N) - $start}")" | tee -a "$out/$step.log"
+}
+case $step in
+smoke)
+    timed smoke-08 make solutions LAB=08 FAST=1 JSON="$out/smoke-08.json"
+    timed smoke-09 make solutions LAB=09 FAST=1 JSON="$out/smoke-09.json"
+    timed skeletons-08-09 make check LAB=08 FAST=1
+    make check LAB=09 FAST=1 >> "$out/skeletons-08-09.log" 2>&1
+    sed -n '/Performance ladder/,$p' "$out/smoke-08.log" "$out/smoke-09.log"
+    grep -h "FAIL\|unfinished\|not all" "$out/skeletons-08-09.log" | head -n 20
+    ;;
+solutions)
+    timed solutions make solutions JSON="$out/solutions.json" ${EMU_DIAG_BUILD:+EMU_DIAG_BUILD=$EMU_DIAG_BUILD}
+    sed -n '/Performance ladder/,$p' "$out/solutions.log"
+    grep -h "FAIL" "$out/solutions.log" | head -n 20
+    ;;
+sweep)
+    timed sweep-08 make sweep LAB=08
+    cp build/sweep/sweep.csv "$out/sweep-08.csv"
+    cp build/sweep/*.svg "$out/" 2>/dev/null
+    timed sweep-09 make sweep LAB=09
+    cp build/sweep/sweep.csv "$out/sweep-09.csv"
+    cp build/sweep/*.svg "$out/" 2>/dev/null
+    timed profile make solutions LAB="08 09" PROFILE=1 FAST=1 COUNTERS_CSV="$out/ncu-counters.csv" JSON="$out/profile.json"
+    grep -h -A12 "global-memory traffic" "$out/profile.log" | head -n 60
+    ;;
+*)
+    echo "unknown step $step" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,113 @@
+/* The sweep stage (make sweep): every kernel of a lab, and the lab's library on a GPU, timed
+ * over a range of sizes. One program run per size and kernel, so no run holds more than one
+ * size's inputs; every run is judged like a check (a wrong result is a FAIL row, never a
+ * time). The timed runs are the harness's: inputs restored, L2 flushed, CUDA events. */
+#include <stdio.h>
+#include <string.h>
+
+#include "stages.h"
+
+enum { SWEEP_REPEATS = 9 };
+
+/* The sizes of a task's sweep: n from 2^10 to 2^28 in steps of 4x for the 1-D tasks (the
+ * block of the ladder's timed case), square matrices from 128 to 4096 in steps of 2x. */
+static int sweep_sizes(const check_variant *v, const check_case_set *ladder, lab_sizes *out, int max)
+{
+    int count = 0;
+    lab_sizes base = ladder->timed >= 0 ? ladder->cases[ladder->timed].size : ladder->cases[0].size;
+    switch (v->task) {
+    case TASK_VEC_SINE:
+    case TASK_REDUCE_INT:
+    case TASK_REDUCE_FLOAT:
+    case TASK_SUM_INT:
+        for (int p = 10; p <= 28 && count < max; p += 2, count++) {
+            out[count] = base;
+            out[count].n = 1LL << p;
+        }
+        return count;
+    case TASK_MATMUL:
+        for (long long side = 128; side <= 4096 && count < max; side *= 2, count++) {
+            out[count] = base;
+            out[count].m = out[count].k = out[count].n = side;
+        }
+        return count;
+    case TASK_MAT_ADD:
+        for (long long side = 128; side <= 8192 && count < max; side *= 2, count++) {
+            out[count] = base;
+            out[count].rows = out[count].cols = side;
+        }
+        return count;
+    case TASK_NESTED_HELLO:
+        return 0;
+    }
+    return 0;
+}
+
+/* The size on the chart's x axis: elements, or the matrix side. */
+static long long sweep_x(const check_variant *v, const lab_sizes *s)
+{
+    return v->task == TASK_MATMUL ? s->m : v->task == TASK_MAT_ADD ? s->rows : s->n;
+}
+
+static int sweep_variant(const check_options *opt, run_report *run, const lab_report *lab, const check_variant *v,
+                         int is_library, const char *program, const char *workdir, FILE *csv)
+{
+    check_case_set ladder;
+    lab_sizes sizes[16];
+    int rows = 0;
+    if (cases_build(v, BACKEND_GPU, opt->seed, &ladder) != 0)
+        return 0;
+    int count = sweep_sizes(v, &ladder, sizes, 16);
+    cases_free(&ladder);
+    for (int i = 0; i < count; i++) {
+        check_case_set set;
+        run_outcome outcome;
+        kernel_report k;
+        timed_size t = {"", -1, -1, -1, -1, -1};
+        memset(&k, 0, sizeof k);
+        k.variant = v;
+        if (cases_build_sized(v, opt->seed + (uint64_t)i, &sizes[i], SWEEP_REPEATS, &set) != 0) {
+            fprintf(stderr, "sweep: out of memory for the inputs of %s\n", v->name);
+            break;
+        }
+        const char *verdict = "no-output";
+        if (stage_run(opt, program, v, &set, workdir, "sweep", &outcome) == 0) {
+            if (outcome.have_output)
+                take_device_facts(run, &outcome.out);
+            stage_judge(opt, v, &set, &outcome, &k);
+            verdict = verdict_name(k.verdict);
+            if (k.correct)
+                measure_case(run, v, &set, &outcome, 0, &t);
+            run_outcome_free(&outcome);
+        }
+        cases_describe(v, &set.cases[0], t.size, sizeof t.size);
+        fprintf(csv, "%s,%s,%d,%s,%lld,%s,%.6g,%.4g,%.6g,%.6g,%.4g,%.6g,%.6g,%s\n", lab->lab->dir,
+                is_library ? lab->lab->library_title : v->name, is_library, t.size, sweep_x(v, &sizes[i]),
+                k.correct ? "pass" : verdict, t.time_ms, t.spread_pct, t.gbps, t.gflops, t.pct_peak, run->peak_gbps,
+                run->peak_gflops, run->device);
+        fflush(csv);
+        printf("  %-26s %-26s %-28s %s", i == 0 ? lab->lab->dir : "", i == 0 ? (is_library ? lab->lab->library_title : v->name) : "",
+               t.size, k.correct ? "" : verdict);
+        if (k.correct)
+            printf("%10.4f ms %9.1f %s (spread %.1f%%)", t.time_ms, v->task == TASK_MATMUL ? t.gflops : t.gbps,
+                   v->task == TASK_MATMUL ? "GFLOP/s" : "GB/s", t.spread_pct);
+        printf("\n");
+        fflush(stdout);
+        cases_free(&set);
+        rows++;
+    }
+    return rows;
+}
+
+int stage_sweep(const check_options *opt, run_report *run, lab_report *lab, const char *program,
+                const char *workdir, FILE *csv)
+{
+    int rows = 0;
+    for (int i = 0; i < check_variant_count(lab->lab); i++)
+        rows += sweep_variant(opt, run, lab, &lab->lab->variants[i], 0, program, workdir, csv);
+    if (lab->lab->library && opt->library) {
+        lab->library_variant = check_library_variant(lab->lab);
+        rows += sweep_variant(opt, run, lab, &lab->library_variant, 1, opt->library, workdir, csv);
+    }
+    return rows;
+}
