@@ -144,12 +144,13 @@ static int validate_mat_add(const check_case *cs, const float *got, char *messag
 
 /* One element of C against the double-precision dot product, with the error bound of a
  * float dot product of k terms. */
-static void check_matmul_element(const check_case *cs, const float *got, long long row, long long col,
+static void check_matmul_element(const check_case *cs, const float *bt, const float *got, long long row, long long col,
                                  mismatch_log *log)
 {
     double ref = 0, abs_dot = 0;
+    const float *a = &cs->a[row * cs->size.k], *b = &bt[col * cs->size.k]; /* bt: B transposed */
     for (long long i = 0; i < cs->size.k; i++) {
-        double product = (double)cs->a[row * cs->size.k + i] * cs->b[i * cs->size.n + col];
+        double product = (double)a[i] * b[i];
         ref += product;
         abs_dot += fabs(product);
     }
@@ -160,42 +161,89 @@ static void check_matmul_element(const check_case *cs, const float *got, long lo
         note_float(log, index, cs->size.n, got[index], ref, bound, problem);
 }
 
+/* Every element of C, a row at a time: the row's dot products and their absolute sums are
+ * built along the rows of B (contiguous), not down its columns. */
+static int check_matmul_rows(const check_case *cs, const float *got, mismatch_log *log)
+{
+    long long k = cs->size.k, n = cs->size.n;
+    double *ref = malloc((size_t)n * sizeof *ref), *abs_dot = malloc((size_t)n * sizeof *abs_dot);
+    if (!ref || !abs_dot) {
+        free(ref);
+        free(abs_dot);
+        return -1;
+    }
+    for (long long row = 0; row < cs->size.m; row++) {
+        memset(ref, 0, (size_t)n * sizeof *ref);
+        memset(abs_dot, 0, (size_t)n * sizeof *abs_dot);
+        for (long long i = 0; i < k; i++) {
+            double a = cs->a[row * k + i];
+            const float *b = &cs->b[i * n];
+            for (long long col = 0; col < n; col++) {
+                double product = a * b[col];
+                ref[col] += product;
+                abs_dot[col] += fabs(product);
+            }
+        }
+        for (long long col = 0; col < n; col++) {
+            double bound = float_sum_bound(k + 1, abs_dot[col]);
+            long long index = row * n + col;
+            const char *problem = float_problem(got[index], ref[col], bound);
+            if (problem)
+                note_float(log, index, n, got[index], ref[col], bound, problem);
+        }
+    }
+    free(ref);
+    free(abs_dot);
+    return 0;
+}
+
 static int validate_matmul(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
 {
     char detail[700] = "";
     mismatch_log log = {detail, sizeof detail, 0, 0, 0};
     long long m = cs->size.m, n = cs->size.n, checked = m * n;
     if (m * n * cs->size.k <= MATMUL_FULL_CHECK_MACS) {
-        for (long long row = 0; row < m; row++)
-            for (long long col = 0; col < n; col++)
-                check_matmul_element(cs, got, row, col, &log);
+        if (check_matmul_rows(cs, got, &log) != 0) {
+            snprintf(message, size, "checker: out of memory checking C");
+            return 0;
+        }
     } else {
         /* Too large to recompute on one CPU core in seconds: every element of the first and
          * last rows and columns (the edges of the edge tiles), one element of every 32 x 32
          * block of C at a seeded position (every tile of every block of threads), and every
          * element is checked for being written (a poisoned one was never stored). */
         lab_rng rng;
+        long long k = cs->size.k;
+        float *bt = malloc((size_t)(k * n) * sizeof *bt);
+        if (!bt) {
+            snprintf(message, size, "checker: out of memory checking C");
+            return 0;
+        }
+        for (long long i = 0; i < k; i++)
+            for (long long col = 0; col < n; col++)
+                bt[col * k + i] = cs->b[i * n + col];
         lab_rng_seed(&rng, cs->seed ^ 0x5EED5EEDull);
         checked = 0;
         for (long long col = 0; col < n; col++, checked += 2) {
-            check_matmul_element(cs, got, 0, col, &log);
-            check_matmul_element(cs, got, m - 1, col, &log);
+            check_matmul_element(cs, bt, got, 0, col, &log);
+            check_matmul_element(cs, bt, got, m - 1, col, &log);
         }
         for (long long row = 1; row + 1 < m; row++, checked += 2) {
-            check_matmul_element(cs, got, row, 0, &log);
-            check_matmul_element(cs, got, row, n - 1, &log);
+            check_matmul_element(cs, bt, got, row, 0, &log);
+            check_matmul_element(cs, bt, got, row, n - 1, &log);
         }
         for (long long r0 = 0; r0 < m; r0 += 32)
             for (long long c0 = 0; c0 < n; c0 += 32, checked++) {
                 long long row = r0 + (long long)(lab_rng_next(&rng) % (uint64_t)(m - r0 < 32 ? m - r0 : 32));
                 long long col = c0 + (long long)(lab_rng_next(&rng) % (uint64_t)(n - c0 < 32 ? n - c0 : 32));
-                check_matmul_element(cs, got, row, col, &log);
+                check_matmul_element(cs, bt, got, row, col, &log);
             }
         for (long long i = 0; i < m * n; i++)
             if (is_poison(got[i])) {
                 note_float(&log, i, n, got[i], 0.0, 0.0, "unwritten");
                 checked++;
             }
+        free(bt);
     }
     if (log.wrong == 0)
         return 1;
