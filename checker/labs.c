@@ -49,6 +49,15 @@ const check_lab check_labs[] = {
       {"unrolled4", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 4, 1024, WARP_SAFE, SIZES_LADDER},
       {"atomic_total", TASK_SUM_INT, MODEL_SUM_ATOMIC, 4, 1024, WARP_SAFE, SIZES_LADDER}},
      "cub", "cub::DeviceReduce::Sum"},
+    /* The register-tiled kernels' block geometry is their model kernel's own (checker/model.c). */
+    {"09-sgemm-register-tiling", "sgemm.cu", "SGEMM: register tiling, from tiles to the library",
+     {{"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_TOP},
+      {"blocktile_1d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_1D, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"blocktile_2d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_2D, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"vectorized", TASK_MATMUL, MODEL_SGEMM_VECTORIZED, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"warptile", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP},
+      {"double_buffer", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP}},
+     "cublas", "cuBLAS SGEMM (FP32)"},
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
 

@@ -71,6 +71,37 @@
  * multiple of 32, and emit_loop counts them at once (any step exactly); the few rounds only
  * some lanes run (the array ends inside the warp) are walked lane by lane. 2^28 ints on
  * 132 SMs is 8448 warps, each a handful of calls.
+ * Lab 09: register-tiled SGEMM (MODEL_SGEMM_*)
+ * --------------------------------------------
+ * A block of T threads computes a BM x BN tile of C and walks k in K-tiles of
+ * BK (ceil(k / BK) of them). Per K-tile it loads the BM x BK tile of A and the
+ * BK x BN tile of B in chunks of V floats, row by row: thread t loads chunks
+ * t, t + T, t + 2T, ... of each tile (chunk e of the A tile is row e / (BK/V),
+ * columns (e % (BK/V)) * V .. + V-1), each chunk one load instruction:
+ *
+ *   kernel        BM x BN, BK  T    V  A, B chunks per thread  stores per thread
+ *   blocktile_1d  64 x 64, 8   512  1  1, 1                    8 scalars: column t % 64, rows (t / 64) * 8 + i
+ *   blocktile_2d  128x128, 8   256  1  4, 4                    64 scalars: rows (t / 16) * 8 + i,
+ *                                                              columns (t % 16) * 8 + j
+ *   vectorized    128x128, 8   256  4  1, 1 (float4)           16 float4: rows (t / 16) * 8 + i, columns
+ *                                                              g * 64 + (t % 16) * 4, g = 0, 1
+ *   warptile      128x128, 8   256  4  1, 1 (float4)           16 float4: warp w = t / 32 at rows (w / 2) * 32,
+ *                                                              columns (w % 2) * 64; lane l at rows (l / 8) * 8 + i,
+ *                                                              columns wn * 32 + (l % 8) * 4, wn = 0, 1
+ *
+ * double_buffer has warptile's accesses: it loads the same chunks (K-tile 0
+ * before its loop, K-tile t + 1 during step t) and its block swizzle only
+ * renumbers the blocks, so every count is the same. These tables are the
+ * solution's launch constants (solutions/09-sgemm-register-tiling/sgemm.cu).
+ *
+ * Both of each kernel's paths are modelled exactly. When BM, BN and BK divide
+ * m, n and k (the fast path) no access is guarded, and a float4 chunk is one
+ * 16-byte access (its sectors: the distinct 32-byte segments of its lanes' 16
+ * bytes each). Otherwise (the guarded path) every chunk is V scalar loads, each
+ * only where its element lies inside A or B, and V scalar stores, each only
+ * inside C. Across the K-tiles that lie wholly inside k every lane's address
+ * moves by BK floats (A) or BK rows (B), periodic as above; the last, partial
+ * K-tile is walked on its own; blocks fall into classes as for the tiled matmul.
  *
  * flops (model_counts.flops)
  * --------------------------
@@ -555,6 +586,121 @@ static void sum_traffic(const model_params *p, tally *t, long long grid)
     }
 }
 
+/* ------------------------------------------------------------ lab 09 ---- */
+
+typedef struct {
+    int bm, bn, bk;  /* the block tile of C and the K-tile */
+    int threads;
+    int vec;         /* floats per chunk a thread loads or stores: 4 (float4) or 1 */
+    int store_slots; /* chunks of C each thread stores */
+} sgemm_shape;
+
+static int sgemm_shape_of(model_kernel kernel, sgemm_shape *s)
+{
+    static const sgemm_shape blocktile_1d = {64, 64, 8, 512, 1, 8}, blocktile_2d = {128, 128, 8, 256, 1, 64},
+                             float4_128 = {128, 128, 8, 256, 4, 16};
+    switch (kernel) {
+    case MODEL_SGEMM_BLOCKTILE_1D:
+        *s = blocktile_1d;
+        return 1;
+    case MODEL_SGEMM_BLOCKTILE_2D:
+        *s = blocktile_2d;
+        return 1;
+    case MODEL_SGEMM_VECTORIZED:
+    case MODEL_SGEMM_WARPTILE:
+        *s = float4_128;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Row and first column, in the block tile, of store slot `slot` of thread th
+ * (the table in the header comment). */
+static void sgemm_store_at(model_kernel kernel, long long th, int slot, long long *row, long long *col)
+{
+    switch (kernel) {
+    case MODEL_SGEMM_BLOCKTILE_1D:
+        *row = th / 64 * 8 + slot;
+        *col = th % 64;
+        break;
+    case MODEL_SGEMM_BLOCKTILE_2D:
+        *row = th / 16 * 8 + slot / 8;
+        *col = th % 16 * 8 + slot % 8;
+        break;
+    case MODEL_SGEMM_VECTORIZED: /* slot = 2 * i + g */
+        *row = th / 16 * 8 + slot / 2;
+        *col = slot % 2 * 64 + th % 16 * 4;
+        break;
+    default: { /* MODEL_SGEMM_WARPTILE: slot = 2 * i + wn */
+        long long warp = th / WARP, lane = th % WARP;
+        *row = warp / 2 * 32 + lane / 8 * 8 + slot / 2;
+        *col = warp % 2 * 64 + slot % 2 * 32 + lane % 8 * 4;
+        break;
+    }
+    }
+}
+
+static void sgemm_block(const model_params *p, const sgemm_shape *s, long long bx, long long by, tally *t)
+{
+    long long m = p->size.m, k = p->size.k, n = p->size.n;
+    int fast = m % s->bm == 0 && n % s->bn == 0 && k % s->bk == 0;
+    long long width = fast ? s->vec : 1; /* floats per access */
+    long long parts = s->vec / width;    /* accesses per chunk */
+    uint64_t eb = (uint64_t)p->elem_bytes, ab = eb * (uint64_t)width;
+    long long body_tiles = k / s->bk, last = body_tiles; /* K-tile `last` sticks out past k, if k % bk */
+    long long a_chunks = (long long)s->bm * s->bk / s->vec / s->threads;
+    long long b_chunks = (long long)s->bk * s->bn / s->vec / s->threads;
+    long long a_per_row = s->bk / s->vec, b_per_row = s->bn / s->vec;
+
+    for (long long w0 = 0; w0 < s->threads; w0 += WARP) {
+        for (long long l = 0; l < a_chunks; l++)
+            for (long long q = 0; q < parts; q++) {
+                lanes body = {0, {0}}, tail = {0, {0}};
+                for (long long th = w0; th < w0 + WARP && th < s->threads; th++) {
+                    long long e = th + l * s->threads;
+                    /* row in A, column in the K-tile */
+                    long long row = by * s->bm + e / a_per_row, col = e % a_per_row * s->vec + q;
+                    if (row < m)
+                        add_lane(&body, BASE_IN0 + (uint64_t)(row * k + col) * eb);
+                    if (row < m && last * s->bk + col < k)
+                        add_lane(&tail, BASE_IN0 + (uint64_t)(row * k + last * s->bk + col) * eb);
+                }
+                emit_loop(&t->ld, &body, ab, (uint64_t)s->bk * eb, (uint64_t)body_tiles, 1);
+                if (k % s->bk != 0)
+                    emit(&t->ld, &tail, ab, 1);
+            }
+        for (long long l = 0; l < b_chunks; l++)
+            for (long long q = 0; q < parts; q++) {
+                lanes body = {0, {0}}, tail = {0, {0}};
+                for (long long th = w0; th < w0 + WARP && th < s->threads; th++) {
+                    long long e = th + l * s->threads;
+                    /* row in the K-tile, column in B */
+                    long long row = e / b_per_row, col = bx * s->bn + e % b_per_row * s->vec + q;
+                    if (col < n)
+                        add_lane(&body, BASE_IN1 + (uint64_t)(row * n + col) * eb);
+                    if (last * s->bk + row < k && col < n)
+                        add_lane(&tail, BASE_IN1 + (uint64_t)((last * s->bk + row) * n + col) * eb);
+                }
+                emit_loop(&t->ld, &body, ab, (uint64_t)(s->bk * n) * eb, (uint64_t)body_tiles, 1);
+                if (k % s->bk != 0)
+                    emit(&t->ld, &tail, ab, 1);
+            }
+        for (int slot = 0; slot < s->store_slots; slot++)
+            for (long long q = 0; q < parts; q++) {
+                lanes c = {0, {0}};
+                for (long long th = w0; th < w0 + WARP && th < s->threads; th++) {
+                    long long r0 = 0, c0 = 0;
+                    sgemm_store_at(p->kernel, th, slot, &r0, &c0);
+                    long long row = by * s->bm + r0, col = bx * s->bn + c0 + q;
+                    if (row < m && col < n)
+                        add_lane(&c, BASE_OUT + (uint64_t)(row * n + col) * eb);
+                }
+                emit(&t->st, &c, ab, 1);
+            }
+    }
+}
+
 /* ------------------------------------------------------------ driver ---- */
 
 static int valid(const model_params *p)
@@ -569,6 +715,11 @@ static int valid(const model_params *p)
     case MODEL_MATMUL_NAIVE:
     case MODEL_MATMUL_TILED:
         return p->tile >= 1 && p->tile * p->tile <= MAX_THREADS && p->size.m >= 0 && p->size.n >= 0 && p->size.k >= 0;
+    case MODEL_SGEMM_BLOCKTILE_1D:
+    case MODEL_SGEMM_BLOCKTILE_2D:
+    case MODEL_SGEMM_VECTORIZED:
+    case MODEL_SGEMM_WARPTILE:
+        return p->size.m >= 0 && p->size.n >= 0 && p->size.k >= 0;
     case MODEL_REDUCE_NEIGHBORED:
     case MODEL_REDUCE_NEIGHBORED_LESS:
     case MODEL_REDUCE_INTERLEAVED:
@@ -657,6 +808,29 @@ int model_traffic(const model_params *p, model_counts *out)
         if (p->kernel != MODEL_SUM_ATOMIC)
             out->dram_bytes_min += (uint64_t)grid * SUM_PARTIAL_BYTES; /* the block sums */
         out->flops = p->size.n > 0 ? (uint64_t)p->size.n - 1 : 0;
+        break;
+    }
+    case MODEL_SGEMM_BLOCKTILE_1D:
+    case MODEL_SGEMM_BLOCKTILE_2D:
+    case MODEL_SGEMM_VECTORIZED:
+    case MODEL_SGEMM_WARPTILE: {
+        sgemm_shape s;
+        sgemm_shape_of(p->kernel, &s);
+        uint64_t m = (uint64_t)p->size.m, n = (uint64_t)p->size.n, k = (uint64_t)p->size.k;
+        uint64_t px = period_of((uint64_t)s.bn * eb); /* bx + 1: B and C move BN columns */
+        uint64_t py = max_u64(period_of((uint64_t)s.bm * k * eb),  /* by + 1: BM rows of A */
+                              period_of((uint64_t)s.bm * n * eb)); /* and of C */
+        int nx = block_classes(p->size.n / s.bn, ceil_div_ll(p->size.n, s.bn), px, xs);
+        int ny = block_classes(p->size.m / s.bm, ceil_div_ll(p->size.m, s.bm), py, ys);
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                tally t;
+                memset(&t, 0, sizeof t);
+                sgemm_block(p, &s, xs[i].rep, ys[j].rep, &t);
+                tally_add(&total, &t, xs[i].mult * ys[j].mult);
+            }
+        out->dram_bytes_min = (m * k + k * n + m * n) * eb;
+        out->flops = 2 * m * n * k;
         break;
     }
     default: { /* the reductions */

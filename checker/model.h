@@ -40,7 +40,12 @@ typedef enum {
     MODEL_SUM_GRID_STRIDE,        /* whole sum: grid-stride int loads, block sums, a second one-block kernel */
     MODEL_SUM_VECTOR4,            /* the same with int4 loads (`unroll` per iteration) and the n % 4 tail */
     MODEL_SUM_LAST_BLOCK,         /* int4 loads, block sums, the last block adds them (one launch) */
-    MODEL_SUM_ATOMIC              /* int4 loads, block sums added atomically, the last block moves the total */
+    MODEL_SUM_ATOMIC,             /* int4 loads, block sums added atomically, the last block moves the total */
+    /* Lab 09's register-tiled SGEMM: the block geometry is the kernel's own (model.c), not `tile` */
+    MODEL_SGEMM_BLOCKTILE_1D,     /* 64x64 block tiles, BK 8, 8 results of one column per thread */
+    MODEL_SGEMM_BLOCKTILE_2D,     /* 128x128 block tiles, BK 8, 8x8 results per thread, scalar accesses */
+    MODEL_SGEMM_VECTORIZED,       /* 128x128, BK 8, float4 loads and stores when the tiles fit exactly */
+    MODEL_SGEMM_WARPTILE          /* as VECTORIZED, results laid out by 32x64 warp tiles (also double_buffer) */
 } model_kernel;
 
 typedef struct {

@@ -157,7 +157,7 @@ static void print_matmul_models(FILE *out, const lab_report *lab, int colour)
         if (k->variant->model == MODEL_MATMUL_NAIVE) {
             fprintf(out, "  %slatency model of the source notes, N = %lld: naive = 2000*N + 1000 = %.0f cycles per element%s\n",
                     paint(colour, DIM), n, seed_cycles_naive(n), paint(colour, RESET));
-        } else {
+        } else if (k->variant->model == MODEL_MATMUL_TILED) { /* the source notes model these two only */
             double naive_cycles = seed_cycles_naive(n), tiled = seed_cycles_tiled(n, k->variant->tile);
             fprintf(out, "  %slatency model of the source notes, N = %lld, T = %d: (2000 + 20 + 20*T) * N/T + 1000 = %.0f cycles "
                          "(%.2f%% of naive)",

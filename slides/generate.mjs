@@ -344,11 +344,19 @@ footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.sl
         throw new DeckError(`labs/${labDir} has no section in the deck: write slides/sections/${file} (idea, diagram, key code, what changed, numbers, questions; see slides/README.md)`);
       const text = read(file);
       if (!new RegExp(`^# .*Lab ${labDir.slice(0, 2)}\\b`, 'm').test(text)) throw new DeckError(`slides/sections/${file} must open with a '# Lab ${labDir.slice(0, 2)} ...' heading`);
-      // A lab newer than the run (no GPU run of it yet) keeps its section, with a note saying so;
-      // any number the section quotes from the run still stops the build.
-      const inRun = this.results.report.labs.some((l) => l.lab === labDir);
-      const note = inRun ? '' : `\n\n<p class="src">Not in ${escHtml(path.relative(this.root, path.resolve(this.root, this.results.file)))}: no measured numbers for this lab in this deck.</p>`;
-      parts.push(this.expand(text, labDir, `slides/sections/${file}`) + note);
+      if (r.labs.some((l) => l.lab === labDir)) {
+        parts.push(this.expand(text, labDir, `slides/sections/${file}`));
+        continue;
+      }
+      // A lab newer than the run the deck quotes: its section may quote nothing of the run until
+      // a GPU run over every lab has it, and its first slide says that the numbers are missing.
+      const quotes = /\{\{\s*(table|num|speedup|compare|size|float-trip|labtitle)\b/.exec(text);
+      if (quotes) labEntry(this.results, labDir); // the error that names the run to make
+      const runFile = path.relative(this.root, path.resolve(this.root, this.results.file));
+      const note = `\n\n<p class="src">No measured numbers for this lab here: ${escHtml(runFile)} has no run of it.</p>\n`;
+      const expanded = this.expand(text, labDir, `slides/sections/${file}`);
+      const firstBreak = expanded.indexOf('\n---\n');
+      parts.push(firstBreak < 0 ? expanded + note : expanded.slice(0, firstBreak) + note + expanded.slice(firstBreak));
     }
     parts.push(expandFile('measured.md'));
     parts.push(expandFile('summary.md'));

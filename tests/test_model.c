@@ -738,6 +738,139 @@ static void test_oracle_2d(void)
     oracle_2d_case(MODEL_MAT_ADD, 4, 16, 300, 200, 0);
 }
 
+/* Lab 09's register-tiled kernels, replayed thread by thread as the solution
+ * (solutions/09-sgemm-register-tiling/sgemm.cu) runs them: per K-tile the loads of
+ * fetch_tiles (or of the scalar kernels' loops) in program order, then the stores.
+ * Every access of a path has the same size: 16 bytes for the float4 kernels' fast path
+ * (one record per float4), else 4. */
+typedef struct {
+    long long bm, bn, bk, threads, vec;
+} sgemm_geometry;
+
+static sgemm_geometry sgemm_geometry_of(model_kernel kernel)
+{
+    sgemm_geometry g = {128, 128, 8, 256, 4};
+    if (kernel == MODEL_SGEMM_BLOCKTILE_1D) {
+        g.bm = g.bn = 64;
+        g.threads = 512;
+        g.vec = 1;
+    } else if (kernel == MODEL_SGEMM_BLOCKTILE_2D) {
+        g.vec = 1;
+    }
+    return g;
+}
+
+/* The chunk of `vec` floats at (row, col): one 16-byte access or `vec` guarded scalars. */
+static void oracle_chunk(access_log *log, long long *seq, int store, int fast, long long vec, uint64_t base,
+                         long long row, long long col, long long rows, long long cols)
+{
+    if (fast) {
+        record(log, (*seq)++, store, base + (uint64_t)((row * cols + col) * 4));
+        return;
+    }
+    for (long long q = 0; q < vec; q++, (*seq)++)
+        if (row < rows && col + q < cols)
+            record(log, *seq, store, base + (uint64_t)((row * cols + col + q) * 4));
+}
+
+static void oracle_sgemm_thread(const model_params *p, long long bx, long long by, long long t, access_log *log)
+{
+    const sgemm_geometry g = sgemm_geometry_of(p->kernel);
+    const long long m = p->size.m, k = p->size.k, n = p->size.n;
+    const int fast = m % g.bm == 0 && n % g.bn == 0 && k % g.bk == 0;
+    const long long block_row = by * g.bm, block_col = bx * g.bn;
+    long long seq = 0;
+    for (long long tile_k = 0; tile_k < k; tile_k += g.bk) {
+        for (long long e = t; e < g.bm * g.bk / g.vec; e += g.threads)
+            oracle_chunk(log, &seq, 0, fast, g.vec, O_IN0, block_row + e / (g.bk / g.vec),
+                         tile_k + e % (g.bk / g.vec) * g.vec, m, k);
+        for (long long e = t; e < g.bk * g.bn / g.vec; e += g.threads)
+            oracle_chunk(log, &seq, 0, fast, g.vec, O_IN1, tile_k + e / (g.bn / g.vec),
+                         block_col + e % (g.bn / g.vec) * g.vec, k, n);
+    }
+    if (p->kernel == MODEL_SGEMM_BLOCKTILE_1D) { /* column t % 64, rows (t / 64) * 8 + r */
+        for (long long r = 0; r < 8; r++)
+            oracle_chunk(log, &seq, 1, fast, 1, O_OUT, block_row + t / 64 * 8 + r, block_col + t % 64, m, n);
+    } else if (p->kernel == MODEL_SGEMM_BLOCKTILE_2D) { /* an 8x8 block of the 16x16 thread grid */
+        for (long long r = 0; r < 8; r++)
+            for (long long j = 0; j < 8; j++)
+                oracle_chunk(log, &seq, 1, fast, 1, O_OUT, block_row + t / 16 * 8 + r, block_col + t % 16 * 8 + j, m,
+                             n);
+    } else if (p->kernel == MODEL_SGEMM_VECTORIZED) { /* rows (t / 16) * 8 + r, columns g * 64 + (t % 16) * 4 */
+        for (long long r = 0; r < 8; r++)
+            for (long long grp = 0; grp < 2; grp++)
+                oracle_chunk(log, &seq, 1, fast, 4, O_OUT, block_row + t / 16 * 8 + r,
+                             block_col + grp * 64 + t % 16 * 4, m, n);
+    } else { /* warp tiles of 32x64: 2 sub-tiles of 32x32, lanes 4 x 8 of 8x4 thread tiles */
+        long long warp = t / 32, lane = t % 32;
+        for (long long r = 0; r < 8; r++)
+            for (long long wn = 0; wn < 2; wn++)
+                oracle_chunk(log, &seq, 1, fast, 4, O_OUT, block_row + warp / 2 * 32 + lane / 8 * 8 + r,
+                             block_col + warp % 2 * 64 + wn * 32 + lane % 8 * 4, m, n);
+    }
+}
+
+static model_counts oracle_sgemm(const model_params *p)
+{
+    model_counts c;
+    memset(&c, 0, sizeof c);
+    access_log log = {NULL, 0, 0};
+    const sgemm_geometry g = sgemm_geometry_of(p->kernel);
+    const int fast = p->size.m % g.bm == 0 && p->size.n % g.bn == 0 && p->size.k % g.bk == 0;
+    for (long long by = 0; by < (p->size.m + g.bm - 1) / g.bm; by++)
+        for (long long bx = 0; bx < (p->size.n + g.bn - 1) / g.bn; bx++)
+            for (long long t = 0; t < g.threads; t++) {
+                oracle_sgemm_thread(p, bx, by, t, &log);
+                if (t % 32 == 31)
+                    settle_warp(&log, fast ? (int)g.vec * 4 : 4, &c);
+            }
+    free(log.a);
+    return c;
+}
+
+static void test_oracle_sgemm(void)
+{
+    static const model_kernel kernels[] = {MODEL_SGEMM_BLOCKTILE_1D, MODEL_SGEMM_BLOCKTILE_2D, MODEL_SGEMM_VECTORIZED,
+                                           MODEL_SGEMM_WARPTILE};
+    static const long long dims[] = {1, 5, 33, 64, 100, 128, 129, 256};
+    static const long long ks[] = {1, 8, 13, 16, 40};
+    for (size_t q = 0; q < sizeof kernels / sizeof kernels[0]; q++)
+        for (size_t a = 0; a < sizeof dims / sizeof dims[0]; a++)
+            for (size_t b = 0; b < sizeof dims / sizeof dims[0]; b++)
+                for (size_t c = 0; c < sizeof ks / sizeof ks[0]; c++) {
+                    if (dims[a] * dims[b] * ks[c] > 1000000) /* the largest: 256 x 256 x 8 and 16 */
+                        continue;
+                    model_params p = matmul_params(kernels[q], dims[a], dims[b], ks[c], 0);
+                    CU_ASSERT(same_traffic(&p, oracle_sgemm(&p)));
+                }
+}
+
+/* Lab 09 at 4096^3, the fast path, by hand. Per K-tile (512 of them):
+ *   blocktile_1d: 64x64 blocks (4096), 16 warps, 1 load of A (4 rows x 32 B: 4 sectors)
+ *                 and 1 of B (128 B: 4 sectors) each; 8 stores per thread, 4 sectors each
+ *   blocktile_2d: 128x128 blocks (1024), 8 warps, 4 loads of A (4 rows x 32 B) and 4 of B
+ *                 (128 B) each; 64 stores per thread: 2 rows x 16 lanes 32 B apart = 32 sectors
+ *   vectorized, warptile: 8 warps, 1 float4 load of A (16 rows x 32 B: 16 sectors) and 1
+ *                 of B (512 B: 16 sectors) each; 16 float4 stores per thread of 512 B: 16 sectors */
+static void test_sgemm_4096(void)
+{
+    const uint64_t N = 4096, tiles = N / 8, c_sectors = N * N * 4 / 32;
+    model_counts c = run(matmul_params(MODEL_SGEMM_BLOCKTILE_1D, N, N, N, 0));
+    /* loads: instructions, sectors, bytes (both tiles once per block and K-tile); stores: the same */
+    ASSERT_COUNTS(c, 4096 * 16 * 2 * tiles, 4096 * 16 * 2 * tiles * 4, 2 * N * N * N * 4 / 64, 4096 * 16 * 8,
+                  c_sectors, N * N * 4);
+    c = run(matmul_params(MODEL_SGEMM_BLOCKTILE_2D, N, N, N, 0));
+    ASSERT_COUNTS(c, 1024 * 8 * 8 * tiles, 1024 * 8 * 8 * tiles * 4, 2 * N * N * N * 4 / 128, 1024 * 8 * 64,
+                  1024 * 8 * 64 * 32, N * N * 4);
+    for (int q = 0; q < 2; q++) {
+        c = run(matmul_params(q ? MODEL_SGEMM_WARPTILE : MODEL_SGEMM_VECTORIZED, N, N, N, 0));
+        ASSERT_COUNTS(c, 1024 * 8 * 2 * tiles, 1024 * 8 * 2 * tiles * 16, 2 * N * N * N * 4 / 128, 1024 * 8 * 16,
+                      c_sectors, N * N * 4);
+        CU_ASSERT_EQUAL(c.flops, 2 * N * N * N);
+        CU_ASSERT_EQUAL(c.dram_bytes_min, 3 * N * N * 4);
+    }
+}
+
 /* ----------------------------------------------------------------- speed ---- */
 
 static double seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
@@ -760,6 +893,9 @@ static void test_speed(void)
     CU_ASSERT_EQUAL(c.gld_sectors, 5ULL * 4096 * 4096 * 4096 / 32); /* 1 (A broadcast) + 4 (B row) per iteration */
     run(matmul_params(MODEL_MATMUL_NAIVE, 4095, 4093, 4097, 32));
     run(matmul_params(MODEL_MATMUL_TILED, 4095, 4093, 4097, 16));
+    run(matmul_params(MODEL_SGEMM_BLOCKTILE_2D, 4095, 4093, 4097, 0));
+    run(matmul_params(MODEL_SGEMM_WARPTILE, 4095, 4093, 4097, 0));
+    run(matmul_params(MODEL_SGEMM_WARPTILE, 4096, 4096, 4096, 0));
     CU_ASSERT(seconds() - t1 < 3.0);
 }
 
@@ -895,11 +1031,13 @@ int add_model_tests(void)
         !CU_add_test(suite, "oracle: reductions", test_oracle_reductions) ||
         !CU_add_test(suite, "oracle: odd 1-D blocks and element sizes", test_oracle_1d_odd_blocks) ||
         !CU_add_test(suite, "oracle: mat_add and matmul", test_oracle_2d) ||
-        !CU_add_test(suite, "speed of the large cases", test_speed) ||
         !CU_add_test(suite, "whole sum: the emulator's timed case", test_sum_emulator_case) ||
         !CU_add_test(suite, "whole sum: n = 5 by hand", test_sum_tiny) ||
         !CU_add_test(suite, "whole sum: 2^28 ints on 132 SMs", test_sum_2p28) ||
-        !CU_add_test(suite, "whole sum: no SM count, no model", test_sum_needs_sms))
+        !CU_add_test(suite, "whole sum: no SM count, no model", test_sum_needs_sms) ||
+        !CU_add_test(suite, "oracle: lab 09's register-tiled SGEMM, both paths", test_oracle_sgemm) ||
+        !CU_add_test(suite, "lab 09 at 4096^3 by hand", test_sgemm_4096) ||
+        !CU_add_test(suite, "speed of the large cases", test_speed))
         return -1;
     return 0;
 }
