@@ -419,7 +419,10 @@ static void reset_case(lab_case *lc)
  * lines only: a copy to the host reads three L2 sizes of another buffer through it. A
  * memset would evict too, but leave the L2 full of dirty lines whose write-backs the timed
  * kernel would pay for (on an H100 that cost a 64 MB read a fifth of its speed, CUB's as
- * much as ours: docs/results/h100-2026-11-23-top.md). */
+ * much as ours: docs/results/h100-2026-11-23-top.md). The copy is asynchronous (pinned
+ * memory) and still running when the start event and the launch are enqueued behind it, so
+ * the timed span starts when the GPU reaches the kernel, not when the host gets round to
+ * launching it: an idle GPU would add the host's launch latency, some 10 us, to every time. */
 static void flush_l2(void)
 {
 #ifndef LAB_EMULATION
@@ -432,7 +435,7 @@ static void flush_l2(void)
         CUDA_CHECK(cudaMemset(scratch, 0, bytes));
         CUDA_CHECK(cudaMallocHost(&host, bytes));
     }
-    CUDA_CHECK(cudaMemcpy(host, scratch, bytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpyAsync(host, scratch, bytes, cudaMemcpyDeviceToHost, 0));
 #endif
 }
 
