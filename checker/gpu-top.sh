@@ -2,13 +2,15 @@
 # The top of the ladders on a GPU, in steps that each fit one session's call:
 #   checker/gpu-top.sh OUTDIR smoke       labs 08 and 09 timed (FAST=1), their skeletons checked
 #   checker/gpu-top.sh OUTDIR solutions   every solution with every check, JSON (the ladder, the deck)
+#   checker/gpu-top.sh OUTDIR timing      every solution timed, FAST=1 (no sanitizer: the checks ran
+#                                         in `solutions`), JSON
 #   checker/gpu-top.sh OUTDIR sweep       make sweep for labs 08 and 09, then Nsight Compute's
 #                                         counters of both (PROFILE=1)
 # EMU_DIAG_BUILD=DIR gives the emulator's programs of the solutions built on another machine
 # (for their diagnostics on a GPU machine without clang). Logs, JSON, CSV and charts go to OUTDIR.
 set -uo pipefail
-out=${1:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|sweep}
-step=${2:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|sweep}
+out=${1:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|timing|sweep}
+step=${2:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|timing|sweep}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export PATH=$PATH:/usr/local/cuda/bin
@@ -18,7 +20,7 @@ export PATH=$PATH:/usr/local/cuda/bin
     nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader
     nvcc --version | tail -n 1
 } | tee "$out/$step.log"
-make -j"$(nproc)" build-labs build-solutions build/gpu/checker/library/lab build/checker/check > "$out/build-$step.log" 2>&1 ||
+make -j"$(nproc)" $([ "$step" = smoke ] && echo build-labs) build-solutions build/gpu/checker/library/lab build/checker/check > "$out/build-$step.log" 2>&1 ||
     { tail -n 30 "$out/build-$step.log"; exit 1; }
 timed() { # name command...: runs it, logs to OUTDIR/name.log, prints the exit status and the time
     local name=$1 start status
@@ -41,6 +43,10 @@ solutions)
     timed solutions make solutions JSON="$out/solutions.json" ${EMU_DIAG_BUILD:+EMU_DIAG_BUILD=$EMU_DIAG_BUILD}
     sed -n '/Performance ladder/,$p' "$out/solutions.log"
     grep -h "FAIL" "$out/solutions.log" | head -n 20
+    ;;
+timing)
+    timed timing make solutions FAST=1 JSON="$out/solutions-timing.json"
+    sed -n '/Performance ladder/,$p' "$out/timing.log"
     ;;
 sweep)
     timed sweep-08 make sweep LAB=08
