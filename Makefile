@@ -195,11 +195,14 @@ solutions: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-solutions)
 # build/sweep/sweep.md and a chart per lab, build/sweep/<lab>.svg.
 sweep-needs-gpu:
 	@if [ "$(BACKEND)" != gpu ]; then echo "sweep: it times kernels, and the emulator's times are CPU times: it needs a GPU (BACKEND=gpu)" >&2; exit 2; fi
+# The measuring needs no gnuplot: on a GPU machine that cannot install it, the table is still
+# written and the chart can be drawn anywhere later with tools/sweep-chart CSV DIR.
 sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
-	@tools/setup plot
 	@mkdir -p $(BUILD)/sweep
 	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --backend gpu --sweep $(BUILD)/sweep/sweep.csv $(LIBRARY_ARGS) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(SELECTED)
-	@tools/sweep-chart $(BUILD)/sweep/sweep.csv $(BUILD)/sweep
+	@if tools/setup plot; then tools/sweep-chart $(BUILD)/sweep/sweep.csv $(BUILD)/sweep; \
+	else tools/sweep-chart --table-only $(BUILD)/sweep/sweep.csv $(BUILD)/sweep; \
+	echo "sweep: no gnuplot here: the chart can be drawn elsewhere with tools/sweep-chart $(BUILD)/sweep/sweep.csv DIR"; fi
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),
