@@ -12,6 +12,7 @@
 #   make autograder LAB=NN  the Gradescope autograder zip for one lab
 #   make slides             the lecture deck, build/slides/index.html (slides-pdf: the PDF)
 #   make sweep LAB=NN       on a GPU: every kernel and the library over a range of sizes, table and chart
+#   make readme-ladder RESULTS=FILE   README.md's ladder table from a results JSON
 #   make clean
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
@@ -85,7 +86,7 @@ CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
-.PHONY: sweep sweep-needs-gpu
+.PHONY: sweep sweep-needs-gpu readme-ladder
 .PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
 help:
 	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
@@ -203,6 +204,17 @@ sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
 	@if tools/setup plot; then tools/sweep-chart $(BUILD)/sweep/sweep.csv $(BUILD)/sweep; \
 	else tools/sweep-chart --table-only $(BUILD)/sweep/sweep.csv $(BUILD)/sweep; \
 	echo "sweep: no gnuplot here: the chart can be drawn elsewhere with tools/sweep-chart $(BUILD)/sweep/sweep.csv DIR"; fi
+
+# make readme-ladder RESULTS=FILE [LADDER_LABS="08 09"]: README.md's ladder table (between its
+# ladder markers) regenerated from a results JSON (make solutions JSON=FILE), by tools/ladder-table.
+LADDER_LABS ?= 08-reduce-bandwidth 09-sgemm-register-tiling
+readme-ladder:
+	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
+	@tools/ladder-table $(RESULTS) $(LADDER_LABS) > $(BUILD)/ladder.md.tmp
+	@awk -v table=$(BUILD)/ladder.md.tmp '/<!-- ladder:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
+	     /<!-- ladder:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
+	@rm -f $(BUILD)/ladder.md.tmp
+	@echo "README.md: ladder table from $(RESULTS)"
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),

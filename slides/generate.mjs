@@ -367,7 +367,13 @@ footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.sl
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const root = path.resolve(args.root);
-  const resultsFile = args.results ? path.resolve(root, args.results) : newestH100Report(path.join(root, 'docs/results'));
+  // The default: the newest H100 run over every lab (a run of a few labs, such as a profile of
+  // two, is not the deck's source), else the newest H100 run at all.
+  const labs = fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d));
+  const coversEveryLab = (r) => labs.every((d) => r.labs.some((l) => l.lab === d));
+  const resultsFile = args.results
+    ? path.resolve(root, args.results)
+    : newestH100Report(path.join(root, 'docs/results'), coversEveryLab) ?? newestH100Report(path.join(root, 'docs/results'));
   const results = loadResults(resultsFile);
   const out = path.resolve(root, args.out);
   fs.mkdirSync(out, { recursive: true });

@@ -170,15 +170,20 @@ attempt('bad results files are clear errors', () => {
 attempt('a lab folder without a section is a build error', () => {
   const tmp = copyTree();
   try {
-    fs.mkdirSync(path.join(tmp, 'labs/08-new-lab'));
+    fs.mkdirSync(path.join(tmp, 'labs/10-new-lab'));
     const r = generate(['--results', resultsUsed, '--out', path.join(tmp, 'out')], tmp);
-    check('a new lab without a section: the build fails and names the template to write', r.status !== 0 && r.stderr.includes('slides/sections/08-new-lab.md'), r.stderr.trim());
+    check('a new lab without a section: the build fails and names the template to write', r.status !== 0 && r.stderr.includes('slides/sections/10-new-lab.md'), r.stderr.trim());
   } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
 });
 
 // ---- 6. another results file ----
 attempt('RESULTS= another run', () => {
-  const other = fs.readdirSync(path.dirname(resultsUsed)).map((f) => path.join(path.dirname(resultsUsed), f)).find((f) => f.endsWith('.json') && f !== resultsUsed);
+  // Another report of a run over every lab (a profile of a few labs is not a deck's source).
+  const labs = fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d));
+  const everyLab = (f) => {
+    try { return labs.every((d) => JSON.parse(fs.readFileSync(f, 'utf8')).labs.some((l) => l.lab === d)); } catch { return false; }
+  };
+  const other = fs.readdirSync(path.dirname(resultsUsed)).map((f) => path.join(path.dirname(resultsUsed), f)).find((f) => f.endsWith('.json') && f !== resultsUsed && everyLab(f));
   if (!other) { check('RESULTS= another run (no second report next to the default)', true); return; }
   const tmpBuild = fs.mkdtempSync(path.join(os.tmpdir(), 'slides-other-'));
   try {
