@@ -149,6 +149,76 @@ static void test_json_report(void)
     remove(path);
 }
 
+/* The top of the ladders: a second timed size per kernel, the library's row, "% of library"
+ * per size (the library's time over the kernel's: 2x slower is 50%), in the JSON and the ladder. */
+static void test_library_and_sizes(void)
+{
+    static run_report run;
+    char path[] = "/tmp/gpulab-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    close(fd);
+    memset(&run, 0, sizeof run);
+    strcpy(run.tree, "solutions");
+    strcpy(run.backend, "gpu");
+    strcpy(run.device, "NVIDIA H100 80GB HBM3");
+    run.peak_gbps = 3352.3;
+    run.peak_gflops = 66908;
+    run.count = 1;
+    lab_report *lab = &run.labs[0];
+    lab->lab = check_find_lab("08-reduce-bandwidth");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab->library);
+    lab->count = 1;
+    kernel_report *k = &lab->kernels[0];
+    k->variant = &lab->lab->variants[0];
+    k->ran = k->correct = 1;
+    k->e2e_ms = k->cpu_ms = k->gflops = k->spread_pct = -1;
+    strcpy(k->size, "n=268435456");
+    k->time_ms = 0.4, k->gbps = 2684, k->pct_peak = 80;
+    k->also_count = 1;
+    k->also[0] = (timed_size){"n=16777216", 0.04, 1677, -1, 50, 3};
+    lab->library_variant = check_library_variant(lab->lab);
+    lab->has_library = 1;
+    kernel_report *l = &lab->library;
+    l->variant = &lab->library_variant;
+    l->ran = l->correct = 1;
+    l->e2e_ms = l->cpu_ms = l->gflops = l->spread_pct = -1;
+    strcpy(l->size, "n=268435456");
+    l->time_ms = 0.36, l->gbps = 2982, l->pct_peak = 89;
+    l->also_count = 1;
+    l->also[0] = (timed_size){"n=16777216", 0.02, 3355, -1, 100, 2};
+
+    CU_ASSERT_EQUAL_FATAL(report_write_json(path, &run), 0);
+    char *text = read_all(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    const char *end = json_value(text);
+    CU_ASSERT_PTR_NOT_NULL(end);
+    const char *required[] = {"\"pct_of_library\": 90", /* 0.36 / 0.4 */
+                              "\"also_timed\": [{\"size\": \"n=16777216\", \"time_ms\": 0.04",
+                              "\"pct_of_library\": 50}", /* 0.02 / 0.04 */
+                              "\"library\": {\"title\": \"cub::DeviceReduce::Sum\", \"result\": {\"name\": \"cub\""};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!strstr(text, required[i])) {
+            fprintf(stderr, "missing in JSON: %s\n", required[i]);
+            CU_FAIL("JSON misses a field of the library row or the second size");
+        }
+    free(text);
+
+    /* the ladder: both sizes of the kernel, the library's row, the shares */
+    FILE *out = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    report_print_ladder(out, &run, 0);
+    fclose(out);
+    text = read_all(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "cub::DeviceReduce::Sum"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "90.0%  n=268435456"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "50.0%  n=16777216"));
+    free(text);
+    remove(path);
+}
+
 static void test_json_checker_rejects(void)
 {
     /* the syntax checker itself must fail on broken JSON, or the test above proves nothing */
@@ -232,6 +302,7 @@ int add_report_tests(void)
     if (!suite)
         return -1;
     if (!CU_add_test(suite, "JSON report: valid, with the stable fields", test_json_report) ||
+        !CU_add_test(suite, "library row, second timed size, % of library", test_library_and_sizes) ||
         !CU_add_test(suite, "JSON syntax checker rejects broken JSON", test_json_checker_rejects) ||
         !CU_add_test(suite, "ncu CSV parsing", test_ncu_csv) ||
         !CU_add_test(suite, "a correct but uncoalesced kernel passes, with a note on its sectors",
