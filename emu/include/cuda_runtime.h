@@ -229,6 +229,7 @@ uint3 emu_grid_dim(void) __attribute__((const));
 void emu_syncthreads(void);
 int emu_syncthreads_op(int op, int predicate);
 void emu_syncwarp(unsigned int mask);
+void emu_threadfence(void);
 unsigned long long emu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int width);
 unsigned int emu_activemask(void);
 void emu_atomic_site(void *address, unsigned int bytes);
@@ -281,7 +282,10 @@ EMU_INLINE int __syncthreads_count(int p) { return emu_syncthreads_op(1, p); }
 EMU_INLINE int __syncthreads_and(int p) { return emu_syncthreads_op(2, p); }
 EMU_INLINE int __syncthreads_or(int p) { return emu_syncthreads_op(3, p); }
 EMU_INLINE void __syncwarp(unsigned int mask = 0xffffffffu) { emu_syncwarp(mask); }
-EMU_INLINE void __threadfence(void) {}
+/* A fence orders a thread's global writes for the other blocks: the emulator counts them to
+ * find a block's result read by another block with no fence between it and its signal. */
+EMU_INLINE void __threadfence(void) { emu_threadfence(); }
+EMU_INLINE void __threadfence_system(void) { emu_threadfence(); }
 EMU_INLINE void __threadfence_block(void) {}
 EMU_INLINE unsigned int __activemask(void) { return emu_activemask(); }
 EMU_INLINE void __trap(void) { emu_trap(); }

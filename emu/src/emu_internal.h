@@ -135,6 +135,18 @@ typedef struct emu_lane {
     } waw;
 } emu_lane;
 
+/* ---- publication between blocks (emu_fence.c) ----
+ * A load of a global word another block of the grid stored, whose writer signalled (wrote or
+ * did an atomic again) with no __threadfence() after the store: reported as a race. */
+void emu_fence_grid(void);                /* a grid starts: forget the last one's */
+uint32_t emu_fence_serial(void);          /* the running grid's, to resume after a child ran inside it */
+void emu_fence_resume(uint32_t serial);
+void emu_fence_thread(const emu_lane *l); /* lane l ran __threadfence() */
+int emu_fence_access(emu_lane *l);        /* a global access of lane l; -1 when reported as an error */
+int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsigned int writer_thread,
+                        uintptr_t writer_site);
+
+
 typedef struct emu_launch_rec {
     dim3 grid, block;
     size_t shmem;

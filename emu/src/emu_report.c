@@ -223,6 +223,42 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
     return 0;
 }
 
+int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsigned int writer_thread,
+                        uintptr_t writer_site)
+{
+    char mem[320], other[512], where[512], what[1800], kernel[300] = "";
+    const emu_launch_rec *r = emu_running;
+    unsigned int gx = r->grid.x, gy = r->grid.y;
+    unsigned int wx = (unsigned int)(writer_block % gx), wy = (unsigned int)(writer_block / gx % gy),
+                 wz = (unsigned int)(writer_block / ((uint64_t)gx * gy));
+    if (r->name)
+        snprintf(kernel, sizeof kernel, " in kernel %s", r->name);
+    if (pair_seen(race_seen, &race_seen_n, writer_site, l->site))
+        return 0;
+    if (emu_trace_on)
+        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, l->site, (long)l->lin, writer_site,
+                       (long)writer_thread, SP_GLOBAL, addr);
+    emu_describe_line(writer_site, other, sizeof other);
+    emu_describe_memory(SP_GLOBAL, addr, mem, sizeof mem);
+    snprintf(what, sizeof what,
+             "race between blocks%s: block (%u,%u,%u) thread (%u,%u,%u) loads %s, which block (%u,%u,%u) thread %u "
+             "stored at %s and then went on to signal (a later store or atomic, such as a counter) with no "
+             "__threadfence() in between. Blocks run one after another here, so the load sees the stored value; "
+             "on a GPU they run at once, and without the fence another block may see the signal before the "
+             "store and read the old value. Put __threadfence() between the store and the signal",
+             kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, mem, wx, wy, wz,
+             writer_thread, other);
+    if (emu_race_mode == RACES_ERROR) {
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, l->site, l,
+                      "%s [EMU_RACES=warn: report races without stopping]", what);
+        return -1;
+    }
+    emu_describe_site(l->site, where, sizeof where);
+    fprintf(stderr, "emu: warning: " EMU_TAG_RACE " %s: %s\n", where, what);
+    fflush(stderr);
+    return 0;
+}
+
 void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
                        unsigned int bad)
 {

@@ -147,6 +147,8 @@ static int run_warp(unsigned int w)
             for (int i = 0; i < k; i++) {
                 emu_lane *l = g[i];
                 emu_race_hit hit;
+                if (l->space == SP_GLOBAL && emu_fence_access(l) != 0)
+                    return -1;
                 if (!emu_race_access(l->space, l->addr, l->size, l->kind, l->site, l->lin, &hit))
                     continue;
                 if (!hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE && l->size <= sizeof l->waw.old) {
@@ -287,6 +289,7 @@ static int run_early_children(void)
     size_t parent_shared = emu_dyn_shared_bytes;
     unsigned int parent_threads = emu_nthreads;
     uint3 parent_block = emu_block;
+    uint32_t parent_fence_serial = emu_fence_serial(); /* emu_run_grid gives the child its own */
     static int noted;
     int was_checking = emu_early_checking;
     emu_early_checking = 0;
@@ -313,6 +316,7 @@ static int run_early_children(void)
     if (status != 0)
         return -1; /* the child's fault stands, with the child as the running grid */
     emu_running = parent;
+    emu_fence_resume(parent_fence_serial);
     emu_dyn_shared_bytes = parent_shared;
     emu_nthreads = parent_threads;
     emu_block = parent_block;
@@ -325,6 +329,7 @@ int emu_run_grid(emu_launch_rec *r)
     emu_dyn_shared_bytes = r->shmem;
     emu_nthreads = r->block.x * r->block.y * r->block.z;
     emu_counts.kernels_launched++;
+    emu_fence_grid();
     if (emu_trace_on)
         emu_trace_launch(r);
     int status = 0;

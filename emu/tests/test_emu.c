@@ -422,6 +422,9 @@ static int case_endless(int arg, int *value)
     return broken_endless_stride();
 }
 static int case_warp(int variant, int *value) { return broken_warp_exchange(variant, value); }
+static int case_fence(int variant, int *value) { return broken_last_block_fence(variant, value); }
+
+
 
 static void test_broken_matmul_no_sync_after_load(void)
 {
@@ -533,6 +536,28 @@ static int tagged_at(const case_run *r, const char *tag, const char *file, const
     char want[300];
     snprintf(want, sizeof want, "emu: error: %s broken/%s:%d (in ", tag, file, marker_line(file, mark));
     return strstr(r->text, want) != NULL;
+}
+
+/* A block's sum read by the last block, stored with no __threadfence() before the count: a race
+ * between blocks (the sum is right here, blocks run one after another); with the fence, clean. */
+static void test_last_block_fence(void)
+{
+    static case_run r;
+    int expected = 0;
+    for (int i = 0; i < 4 * 64; i++)
+        expected += i % 7;
+    run_case(case_fence, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[race]", "last_block_fence.cu", "read-sums")); /* the load */
+    CU_ASSERT(names_line(&r, "last_block_fence.cu", "block-sum"));         /* the unfenced store */
+    CU_ASSERT(has(&r, "race between blocks"));
+    CU_ASSERT(has(&r, "__threadfence()"));
+    run_case(case_fence, 1, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_EQUAL(r.value, expected);
+    CU_ASSERT_FALSE(has(&r, "[race]"));
 }
 
 static void test_broken_volatile_last_warp(void)
@@ -768,6 +793,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: global-memory reduction without __syncthreads (race)", test_broken_reduce_global) ||
         !CU_add_test(s, "broken: EMU_RACES=warn reports the race and runs on", test_broken_race_as_warning) ||
         !CU_add_test(s, "broken: off-by-one bound (out-of-bounds)", test_broken_off_by_one) ||
+        !CU_add_test(s, "broken: a block sum published without __threadfence() (race between blocks)", test_last_block_fence) ||
         !CU_add_test(s, "broken: wrong tile index in matmul (out-of-bounds)", test_broken_wrong_tile_index) ||
         !CU_add_test(s, "broken: stride >> 1 (probable endless loop)", test_broken_endless_stride) ||
         !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp: [warp-sync] error)", test_broken_volatile_last_warp) ||

@@ -28,6 +28,9 @@ int clean_matmul_edge_zeros(int *sum); /* uninitialized.cu: tiles padded with ze
 /* sync_mask.cu: 0 caller not in the mask, 1 masked lanes at a barrier, 2 a shuffle reads an
  * exited lane of its mask (broken); 3, 4 correct partial masks */
 int broken_sync_mask(int variant, int *sum);
+/* last_block_fence.cu: 0 the block sum stored and the block counted with no __threadfence()
+ * (a race between blocks), 1 with the fence (correct) */
+int broken_last_block_fence(int variant, int *sum);
 
 #ifdef __cplusplus
 }

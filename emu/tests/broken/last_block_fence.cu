@@ -1,0 +1,51 @@
+/* The last-block sum: every block stores its sum, counts itself done with an atomic, and the
+ * block that counts last adds the block sums. Variant 0 stores the sum and counts with no
+ * __threadfence() in between (broken: on a GPU the count may be seen before the sum, and the
+ * last block add a stale one); variant 1 fences (correct). Blocks run one after another in
+ * the emulator, so both sums come out right: only the fence check tells them apart. */
+#include "broken.h"
+
+#include <cuda_runtime.h>
+
+__global__ void last_block_sum(const int *data, int *block_sums, unsigned int *done, int *total, int fence)
+{
+    __shared__ int sum;
+    __shared__ bool last;
+    if (threadIdx.x == 0)
+        sum = 0;
+    __syncthreads();
+    atomicAdd(&sum, data[blockIdx.x * blockDim.x + threadIdx.x]);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        block_sums[blockIdx.x] = sum; // @block-sum
+        if (fence)
+            __threadfence();
+        last = atomicAdd(done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        int t = 0;
+        for (unsigned int b = 0; b < gridDim.x; b++)
+            t += block_sums[b]; // @read-sums
+        *total = t;
+    }
+}
+
+extern "C" int broken_last_block_fence(int variant, int *sum)
+{
+    const int blocks = 4, threads = 64;
+    int host[blocks * threads], *data, *block_sums, *total;
+    unsigned int *done;
+    for (int i = 0; i < blocks * threads; i++)
+        host[i] = i % 7;
+    cudaMalloc((void **)&data, sizeof host);
+    cudaMalloc((void **)&block_sums, blocks * sizeof(int));
+    cudaMalloc((void **)&done, sizeof *done);
+    cudaMalloc((void **)&total, sizeof *total);
+    cudaMemcpy(data, host, sizeof host, cudaMemcpyHostToDevice);
+    cudaMemset(done, 0, sizeof *done);
+    last_block_sum<<<blocks, threads>>>(data, block_sums, done, total, variant);
+    cudaError_t status = cudaDeviceSynchronize();
+    cudaMemcpy(sum, total, sizeof *sum, cudaMemcpyDeviceToHost);
+    return status;
+}
