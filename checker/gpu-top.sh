@@ -6,11 +6,14 @@
 #                                         in `solutions`), JSON
 #   checker/gpu-top.sh OUTDIR sweep       make sweep for labs 08 and 09, then Nsight Compute's
 #                                         counters of both (PROFILE=1)
+#   checker/gpu-top.sh OUTDIR stalls      Nsight Compute's warp states, occupancy and pipes for one
+#                                         4096^3 run of lab 09's double_buffer and one 2^28 run of
+#                                         lab 08's atomic_total (what stops them short of the library)
 # EMU_DIAG_BUILD=DIR gives the emulator's programs of the solutions built on another machine
 # (for their diagnostics on a GPU machine without clang). Logs, JSON, CSV and charts go to OUTDIR.
 set -uo pipefail
-out=${1:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|timing|sweep}
-step=${2:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|timing|sweep}
+out=${1:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|timing|sweep|stalls}
+step=${2:?usage: checker/gpu-top.sh OUTDIR smoke|solutions|timing|sweep|stalls}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export PATH=$PATH:/usr/local/cuda/bin
@@ -57,6 +60,19 @@ sweep)
     cp build/sweep/*.svg "$out/" 2>/dev/null
     timed profile make solutions LAB="08 09" PROFILE=1 FAST=1 COUNTERS_CSV="$out/ncu-counters.csv" JSON="$out/profile.json"
     grep -h -A12 "global-memory traffic" "$out/profile.log" | head -n 60
+    ;;
+stalls)
+    # The fast (full-tile) instantiation only; its 22nd launch is the first 4096^3 run (the
+    # 1024^3 case before it: 1 first run + 15 timed + 5 end-to-end).
+    sections=(--section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats
+              --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats)
+    timed stalls-09 ncu --target-processes all --kernel-name-base demangled -k 'regex:sgemm_double_buffer<.*true>' \
+        --launch-skip 21 --launch-count 1 "${sections[@]}" make solutions LAB=09 VARIANT=double_buffer FAST=1
+    # The sum's first 2^28 launch: after the 2^24 case (1 + 15 + 5) and the small cases (5 first runs).
+    timed stalls-08 ncu --target-processes all -k regex:sum_atomic_total --launch-skip 26 --launch-count 1 \
+        "${sections[@]}" make solutions LAB=08 VARIANT=atomic_total FAST=1
+    grep -h -E "Duration|Warp Cycles Per|Stall|Issue Slots Busy|Achieved Occupancy|No Eligible|Memory Throughput" \
+        "$out/stalls-09.log" "$out/stalls-08.log" | head -n 40
     ;;
 *)
     echo "unknown step $step" >&2
