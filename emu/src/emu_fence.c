@@ -17,28 +17,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every entry of both tables starts with this: its key, and the grid it belongs to (entries of
+ * other grids are free). */
 typedef struct {
-    uint64_t key;  /* block linear index << 10 | thread */
-    uint32_t grid; /* the grid serial; 0: free */
-    uint32_t writes, fences;
+    uint64_t key;
+    uint32_t grid; /* the grid serial; 0: never used */
+} entry_head;
+
+typedef struct {
+    entry_head head;         /* key: block linear index << 10 | thread */
+    uint32_t writes, fences; /* global writes (stores and atomics) and __threadfence() calls so far */
 } thread_state;
 
 typedef struct {
-    uintptr_t word; /* address >> 2 */
-    uint32_t grid;
+    entry_head head;         /* key: the word, address >> 2 */
     uint32_t writes, fences; /* the writer's counts at the store (writes includes it) */
     uint64_t writer;         /* the writer's key */
     uintptr_t site;
 } word_state;
 
-static uint32_t grid_serial;
-static thread_state *threads;
-static size_t threads_cap, threads_live;
-static word_state *words;
-static size_t words_cap, words_live;
+/* An open-addressing hash table of entries of `size` bytes. The live count only grows until
+ * a rehash recounts it, so the table is never more than half full of the running grid's
+ * entries and a probe always ends. */
+typedef struct {
+    char *slots;
+    size_t size, cap, live;
+} table;
 
-/* Entries of other grids are free; the live counts only grow until a rehash recounts them,
- * so a table is never more than half full of the running grid's entries. */
+static uint32_t grid_serial;
+static table threads = {NULL, sizeof(thread_state), 0, 0};
+static table words = {NULL, sizeof(word_state), 0, 0};
+
 void emu_fence_grid(void) { grid_serial++; }
 
 uint32_t emu_fence_serial(void) { return grid_serial; }
@@ -62,86 +71,45 @@ static uint64_t current_thread_key(const emu_lane *l)
     return block << 10 | l->lin;
 }
 
-static void *grow(void *table, size_t *cap, size_t entry, size_t live)
+/* The running grid's entry for key; with create, a new one (zeroed past its head) when there
+ * is none, else NULL. */
+static void *entry_of(table *t, uint64_t key, int create)
 {
-    if (live * 2 < *cap)
-        return table;
-    size_t next = *cap ? *cap * 2 : 1024;
-    void *bigger = calloc(next, entry);
-    if (!bigger) {
-        fprintf(stderr, "emu: out of memory for the fence tables\n");
-        abort();
-    }
-    *cap = next;
-    return bigger;
-}
-
-static thread_state *thread_of(uint64_t key, int create)
-{
-    if (create && threads_live * 2 >= threads_cap) {
-        thread_state *old = threads;
-        size_t old_cap = threads_cap;
-        threads = grow(threads, &threads_cap, sizeof *threads, threads_live);
-        if (threads != old) {
-            threads_live = 0;
-            for (size_t i = 0; i < old_cap; i++)
-                if (old[i].grid == grid_serial) {
-                    thread_state *t = thread_of(old[i].key, 1);
-                    *t = old[i];
-                }
-            free(old);
+    if (create && t->live * 2 >= t->cap) { /* grow, keeping the running grid's entries */
+        table old = *t;
+        t->cap = old.cap ? old.cap * 2 : 1024;
+        t->live = 0;
+        t->slots = calloc(t->cap, t->size);
+        if (!t->slots) {
+            fprintf(stderr, "emu: out of memory for the fence tables\n");
+            abort();
         }
+        for (size_t i = 0; i < old.cap; i++) {
+            const entry_head *e = (const entry_head *)(old.slots + i * old.size);
+            if (e->grid == grid_serial)
+                memcpy(entry_of(t, e->key, 1), e, t->size);
+        }
+        free(old.slots);
     }
-    if (!threads_cap)
-        return NULL;
-    for (size_t i = mix(key) & (threads_cap - 1);; i = (i + 1) & (threads_cap - 1)) {
-        thread_state *t = &threads[i];
-        if (t->grid == grid_serial && t->key == key)
-            return t;
-        if (t->grid != grid_serial) {
+    for (size_t i = t->cap ? mix(key) & (t->cap - 1) : 0; t->cap; i = (i + 1) & (t->cap - 1)) {
+        entry_head *e = (entry_head *)(t->slots + i * t->size);
+        if (e->grid == grid_serial && e->key == key)
+            return e;
+        if (e->grid != grid_serial) {
             if (!create)
                 return NULL;
-            t->grid = grid_serial;
-            t->key = key;
-            t->writes = t->fences = 0;
-            threads_live++;
-            return t;
+            memset(e, 0, t->size);
+            e->grid = grid_serial;
+            e->key = key;
+            t->live++;
+            return e;
         }
     }
+    return NULL; /* an empty table */
 }
 
-static word_state *word_of(uintptr_t word, int create)
-{
-    if (create && words_live * 2 >= words_cap) {
-        word_state *old = words;
-        size_t old_cap = words_cap;
-        words = grow(words, &words_cap, sizeof *words, words_live);
-        if (words != old) {
-            words_live = 0;
-            for (size_t i = 0; i < old_cap; i++)
-                if (old[i].grid == grid_serial) {
-                    word_state *w = word_of(old[i].word, 1);
-                    *w = old[i];
-                }
-            free(old);
-        }
-    }
-    if (!words_cap)
-        return NULL;
-    for (size_t i = mix(word) & (words_cap - 1);; i = (i + 1) & (words_cap - 1)) {
-        word_state *w = &words[i];
-        if (w->grid == grid_serial && w->word == word)
-            return w;
-        if (w->grid != grid_serial) {
-            if (!create)
-                return NULL;
-            w->grid = grid_serial;
-            w->word = word;
-            words_live++;
-            return w;
-        }
-    }
-}
+static thread_state *thread_of(uint64_t key, int create) { return entry_of(&threads, key, create); }
+static word_state *word_of(uintptr_t word, int create) { return entry_of(&words, word, create); }
 
 void emu_fence_thread(const emu_lane *l)
 {

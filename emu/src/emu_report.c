@@ -141,6 +141,21 @@ void emu_report_early_race(emu_lane *l, uintptr_t child_site, int child_kind)
 /* Lane l made an access (site, addr, space, kind) that emu_race_access() found
  * in conflict. Returns -1 when the kernel must stop (a race, EMU_RACES unset or
  * =error). */
+/* A race found at `site`: with EMU_RACES=error it stops the kernel (-1), with warn it is printed. */
+static int race_found(emu_lane *l, uintptr_t site, const char *what)
+{
+    char where[512];
+    if (emu_race_mode == RACES_ERROR) {
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, site, l,
+                      "%s [EMU_RACES=warn: report races without stopping]", what);
+        return -1;
+    }
+    emu_describe_site(site, where, sizeof where);
+    fprintf(stderr, "emu: warning: " EMU_TAG_RACE " %s: %s\n", where, what);
+    fflush(stderr);
+    return 0;
+}
+
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
 {
     char mem[320], other[512], where[512], what[1800], kernel[300];
@@ -212,21 +227,13 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
              "come first (a missing __syncthreads()?)",
              kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, warp, verb_now(kind),
              mem, o->tid.x, o->tid.y, o->tid.z, hit->thread / 32, verb_past(hit->kind), other);
-    if (emu_race_mode == RACES_ERROR) {
-        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, site, l,
-                      "%s [EMU_RACES=warn: report races without stopping]", what);
-        return -1;
-    }
-    emu_describe_site(site, where, sizeof where);
-    fprintf(stderr, "emu: warning: " EMU_TAG_RACE " %s: %s\n", where, what);
-    fflush(stderr);
-    return 0;
+    return race_found(l, site, what);
 }
 
 int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsigned int writer_thread,
                         uintptr_t writer_site)
 {
-    char mem[320], other[512], where[512], what[1800], kernel[300] = "";
+    char mem[320], other[512], what[1800], kernel[300] = "";
     const emu_launch_rec *r = emu_running;
     unsigned int gx = r->grid.x, gy = r->grid.y;
     unsigned int wx = (unsigned int)(writer_block % gx), wy = (unsigned int)(writer_block / gx % gy),
@@ -248,15 +255,7 @@ int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsi
              "store and read the old value. Put __threadfence() between the store and the signal",
              kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, mem, wx, wy, wz,
              writer_thread, other);
-    if (emu_race_mode == RACES_ERROR) {
-        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, l->site, l,
-                      "%s [EMU_RACES=warn: report races without stopping]", what);
-        return -1;
-    }
-    emu_describe_site(l->site, where, sizeof where);
-    fprintf(stderr, "emu: warning: " EMU_TAG_RACE " %s: %s\n", where, what);
-    fflush(stderr);
-    return 0;
+    return race_found(l, l->site, what);
 }
 
 void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
