@@ -56,6 +56,19 @@ static check_case *add_case(check_case_set *set, uint64_t seed)
     return c;
 }
 
+/* Case i of a table of count: the last is the timed case. With also_timed, on a GPU the one
+ * before it is timed too (the ladder's size beside the top's: 1024^3 beside 4096^3, 2^24
+ * ints beside 2^28). */
+static void mark_timed(check_case_set *set, check_case *c, int i, int count, int emu, int also_timed)
+{
+    if (i == count - 1) {
+        c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
+        set->timed = i;
+    } else if (also_timed && !emu && i == count - 2) {
+        c->repeats = GPU_REPEATS;
+    }
+}
+
 static float *random_floats(size_t count, float lo, float hi, uint64_t seed)
 {
     float *out = malloc((count ? count : 1) * sizeof *out);
@@ -130,7 +143,8 @@ static int generate(const check_variant *v, check_case *c)
     return -1;
 }
 
-int cases_build(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set)
+/* The cases' sizes, seeds and timed runs, without their inputs. */
+static void lay_out(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set)
 {
     int emu = backend == BACKEND_EMU;
     memset(set, 0, sizeof *set);
@@ -156,12 +170,10 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
             check_case *c = add_case(set, seed);
             c->size.n = table[i].n;
             c->size.block = table[i].block;
-            if (i == count - 1) { /* the timed case: the textbook's data */
+            if (i == count - 1) /* the timed case: the textbook's data */
                 c->dataset = v->task == TASK_REDUCE_INT ? DATA_TEXTBOOK
                              : v->task == TASK_REDUCE_FLOAT ? DATA_HALF : DATA_RANDOM;
-                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
-                set->timed = i;
-            }
+            mark_timed(set, c, i, count, emu, 0);
         }
         break;
     }
@@ -172,10 +184,7 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
             check_case *c = add_case(set, seed);
             c->size.rows = table[i].rows;
             c->size.cols = table[i].cols;
-            if (i == count - 1) {
-                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
-                set->timed = i;
-            }
+            mark_timed(set, c, i, count, emu, 0);
         }
         break;
     }
@@ -189,12 +198,7 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
             c->size.m = table[i].m;
             c->size.k = table[i].k;
             c->size.n = table[i].n;
-            if (i == count - 1) {
-                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
-                set->timed = i;
-            } else if (top && !emu && i == count - 2) {
-                c->repeats = GPU_REPEATS; /* also timed: the ladder's size */
-            }
+            mark_timed(set, c, i, count, emu, top);
         }
         break;
     }
@@ -204,12 +208,7 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
             c->size.n = table[i];
-            if (i == count - 1) {
-                c->repeats = emu ? EMU_REPEATS : GPU_REPEATS;
-                set->timed = i;
-            } else if (!emu && i == count - 2) {
-                c->repeats = GPU_REPEATS; /* also timed: 2^24 */
-            }
+            mark_timed(set, c, i, count, emu, 1);
         }
         break;
     }
@@ -227,6 +226,11 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
         if (set->timing.dataset == DATA_HALF) /* every value 0.5 would make both sets equal */
             set->timing.dataset = DATA_RANDOM;
     }
+}
+
+int cases_build(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set)
+{
+    lay_out(v, backend, seed, set);
     for (int i = 0; i < set->count; i++)
         if (generate(v, &set->cases[i]) != 0) {
             cases_free(set);
@@ -237,6 +241,13 @@ int cases_build(const check_variant *v, check_backend backend, uint64_t seed, ch
         return -1;
     }
     return 0;
+}
+
+lab_sizes cases_timed_size(const check_variant *v, check_backend backend)
+{
+    check_case_set set;
+    lay_out(v, backend, 0, &set);
+    return set.cases[set.timed >= 0 ? set.timed : 0].size;
 }
 
 int cases_build_sized(const check_variant *v, uint64_t seed, const lab_sizes *size, int repeats, check_case_set *set)

@@ -40,6 +40,8 @@ typedef enum { BACKEND_GPU, BACKEND_EMU } check_backend;
 
 /* Builds the cases of a variant and generates their inputs. Returns 0, or -1 out of memory. */
 int cases_build(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set);
+/* The sizes of the timed case (of the first case where none is timed), no inputs drawn. */
+lab_sizes cases_timed_size(const check_variant *v, check_backend backend);
 /* One case of the given size, its runs timed `repeats` times with its own inputs (the sweep). */
 int cases_build_sized(const check_variant *v, uint64_t seed, const lab_sizes *size, int repeats, check_case_set *set);
 void cases_free(check_case_set *set);

@@ -157,7 +157,7 @@ static int sweep(const check_options *opt, run_report *run, const char **labs, i
         return 2;
     }
     fprintf(csv, "lab,kernel,library,size,x,result,time_ms,spread_pct,gbps,gflops,pct_peak,peak_gbps,peak_gflops,device\n");
-    printf("Sweep (median of %s timed runs per size, L2 flushed before each)\n", "9");
+    printf("Sweep (median of %d timed runs per size, L2 flushed before each)\n", CHECK_SWEEP_REPEATS);
     for (int l = 0; l < lab_count; l++) {
         lab_report *report = &run->labs[run->count++];
         char program[512];

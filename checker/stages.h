@@ -76,7 +76,9 @@ void measure_case(const run_report *run, const check_variant *v, const check_cas
                   int c, timed_size *t);
 
 /* make sweep: every kernel of a lab (and its library on a GPU) timed over a range of sizes,
- * one program run per size; one CSV row per kernel and size. Returns the rows written. */
+ * one program run per size, each size's runs timed CHECK_SWEEP_REPEATS times; one CSV row per
+ * kernel and size. Returns the rows written. */
+enum { CHECK_SWEEP_REPEATS = 9 };
 int stage_sweep(const check_options *opt, run_report *run, lab_report *lab, const char *program,
                 const char *workdir, FILE *csv);
 

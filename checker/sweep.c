@@ -7,14 +7,12 @@
 
 #include "stages.h"
 
-enum { SWEEP_REPEATS = 9 };
-
 /* The sizes of a task's sweep: n from 2^10 to 2^28 in steps of 4x for the 1-D tasks (the
  * block of the ladder's timed case), square matrices from 128 to 4096 in steps of 2x. */
-static int sweep_sizes(const check_variant *v, const check_case_set *ladder, lab_sizes *out, int max)
+static int sweep_sizes(const check_variant *v, lab_sizes *out, int max)
 {
     int count = 0;
-    lab_sizes base = ladder->timed >= 0 ? ladder->cases[ladder->timed].size : ladder->cases[0].size;
+    lab_sizes base = cases_timed_size(v, BACKEND_GPU);
     switch (v->task) {
     case TASK_VEC_SINE:
     case TASK_REDUCE_INT:
@@ -52,13 +50,9 @@ static long long sweep_x(const check_variant *v, const lab_sizes *s)
 static int sweep_variant(const check_options *opt, run_report *run, const lab_report *lab, const check_variant *v,
                          int is_library, const char *program, const char *workdir, FILE *csv)
 {
-    check_case_set ladder;
     lab_sizes sizes[16];
     int rows = 0;
-    if (cases_build(v, BACKEND_GPU, opt->seed, &ladder) != 0)
-        return 0;
-    int count = sweep_sizes(v, &ladder, sizes, 16);
-    cases_free(&ladder);
+    int count = sweep_sizes(v, sizes, 16);
     for (int i = 0; i < count; i++) {
         check_case_set set;
         run_outcome outcome;
@@ -66,7 +60,7 @@ static int sweep_variant(const check_options *opt, run_report *run, const lab_re
         timed_size t = {"", -1, -1, -1, -1, -1};
         memset(&k, 0, sizeof k);
         k.variant = v;
-        if (cases_build_sized(v, opt->seed + (uint64_t)i, &sizes[i], SWEEP_REPEATS, &set) != 0) {
+        if (cases_build_sized(v, opt->seed + (uint64_t)i, &sizes[i], CHECK_SWEEP_REPEATS, &set) != 0) {
             fprintf(stderr, "sweep: out of memory for the inputs of %s\n", v->name);
             break;
         }

@@ -296,6 +296,27 @@ static void test_matmul_sampled(void)
     remove(path);
 }
 
+/* The timed case's sizes without drawing inputs (the sweep's base), as cases_build lays them out. */
+static void test_timed_size(void)
+{
+    const check_variant *reduce = check_find_variant("03-reduce-divergence", "neighbored");
+    const check_variant *sum = check_find_variant("08-reduce-bandwidth", "atomic_total");
+    const check_variant *sgemm = check_find_variant("09-sgemm-register-tiling", "double_buffer");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(reduce);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sgemm);
+    check_case_set set;
+    CU_ASSERT_EQUAL_FATAL(cases_build(reduce, BACKEND_GPU, 3, &set), 0);
+    lab_sizes s = cases_timed_size(reduce, BACKEND_GPU);
+    CU_ASSERT_EQUAL(s.n, set.cases[set.timed].size.n);
+    CU_ASSERT_EQUAL(s.block, set.cases[set.timed].size.block);
+    cases_free(&set);
+    CU_ASSERT_EQUAL(cases_timed_size(sum, BACKEND_GPU).n, 1LL << 28);
+    CU_ASSERT_EQUAL(cases_timed_size(sum, BACKEND_EMU).n, (1LL << 16) + 5);
+    CU_ASSERT_EQUAL(cases_timed_size(sgemm, BACKEND_GPU).m, 4096);
+    CU_ASSERT_EQUAL(cases_timed_size(sgemm, BACKEND_EMU).k, 256);
+}
+
 int add_validate_tests(void)
 {
     CU_pSuite suite = CU_add_suite("validate", NULL, NULL);
@@ -308,6 +329,7 @@ int add_validate_tests(void)
         !CU_add_test(suite, "matmul messages name row and column", test_matmul_messages) ||
         !CU_add_test(suite, "whole sum: 64-bit, wrap-around named, const input", test_sum_messages) ||
         !CU_add_test(suite, "large matmul: edges, samples and poison checked", test_matmul_sampled) ||
+        !CU_add_test(suite, "timed case's sizes without inputs", test_timed_size) ||
         !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic))
         return -1;
     return 0;
