@@ -144,21 +144,28 @@ static int validate_mat_add(const check_case *cs, const float *got, char *messag
 
 /* One element of C against the double-precision dot product, with the error bound of a
  * float dot product of k terms. */
-static void check_matmul_element(const check_case *cs, const float *bt, const float *got, long long row, long long col,
-                                 mismatch_log *log)
+static void judge_matmul_element(const check_case *cs, const float *got, long long row, long long col, double ref,
+                                 double abs_dot, mismatch_log *log)
 {
-    double ref = 0, abs_dot = 0;
-    const float *a = &cs->a[row * cs->size.k], *b = &bt[col * cs->size.k]; /* bt: B transposed */
-    for (long long i = 0; i < cs->size.k; i++) {
-        double product = (double)a[i] * b[i];
-        ref += product;
-        abs_dot += fabs(product);
-    }
     double bound = float_sum_bound(cs->size.k + 1, abs_dot);
     long long index = row * cs->size.n + col;
     const char *problem = float_problem(got[index], ref, bound);
     if (problem)
         note_float(log, index, cs->size.n, got[index], ref, bound, problem);
+}
+
+/* One element, its dot product taken along a row of A and a row of bt (B transposed). */
+static void check_matmul_element(const check_case *cs, const float *bt, const float *got, long long row, long long col,
+                                 mismatch_log *log)
+{
+    double ref = 0, abs_dot = 0;
+    const float *a = &cs->a[row * cs->size.k], *b = &bt[col * cs->size.k];
+    for (long long i = 0; i < cs->size.k; i++) {
+        double product = (double)a[i] * b[i];
+        ref += product;
+        abs_dot += fabs(product);
+    }
+    judge_matmul_element(cs, got, row, col, ref, abs_dot, log);
 }
 
 /* Every element of C, a row at a time: the row's dot products and their absolute sums are
@@ -184,13 +191,8 @@ static int check_matmul_rows(const check_case *cs, const float *got, mismatch_lo
                 abs_dot[col] += fabs(product);
             }
         }
-        for (long long col = 0; col < n; col++) {
-            double bound = float_sum_bound(k + 1, abs_dot[col]);
-            long long index = row * n + col;
-            const char *problem = float_problem(got[index], ref[col], bound);
-            if (problem)
-                note_float(log, index, n, got[index], ref[col], bound, problem);
-        }
+        for (long long col = 0; col < n; col++)
+            judge_matmul_element(cs, got, row, col, ref[col], abs_dot[col], log);
     }
     free(ref);
     free(abs_dot);
