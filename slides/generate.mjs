@@ -71,7 +71,7 @@ class Deck {
   }
 
   labDirs() {
-    return fs.readdirSync(path.join(this.root, 'labs')).filter((d) => /^\d\d-/.test(d) && fs.statSync(path.join(this.root, 'labs', d)).isDirectory()).sort();
+    return labDirsOf(this.root);
   }
 
   // ---- figures: built once on first use ----
@@ -364,12 +364,17 @@ footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.sl
   }
 }
 
+// The lab folders (labs/NN-name), in order.
+function labDirsOf(root) {
+  return fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d) && fs.statSync(path.join(root, 'labs', d)).isDirectory()).sort();
+}
+
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const root = path.resolve(args.root);
   // The default: the newest H100 run over every lab (a run of a few labs, such as a profile of
   // two, is not the deck's source), else the newest H100 run at all.
-  const labs = fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d));
+  const labs = labDirsOf(root);
   const coversEveryLab = (r) => labs.every((d) => r.labs.some((l) => l.lab === d));
   const resultsFile = args.results
     ? path.resolve(root, args.results)

@@ -95,6 +95,20 @@ static char *read_all(const char *path)
     return text;
 }
 
+/* A run of the solutions on an H100 with one lab in it (its kernels left to the test). */
+static lab_report *h100_run(run_report *run, const char *lab_dir)
+{
+    memset(run, 0, sizeof *run);
+    strcpy(run->tree, "solutions");
+    strcpy(run->backend, "gpu");
+    strcpy(run->device, "NVIDIA H100 80GB HBM3");
+    run->peak_gbps = 3352.3;
+    run->peak_gflops = 66908;
+    run->count = 1;
+    run->labs[0].lab = check_find_lab(lab_dir);
+    return &run->labs[0];
+}
+
 static void test_json_report(void)
 {
     static run_report run;
@@ -102,14 +116,7 @@ static void test_json_report(void)
     int fd = mkstemp(path);
     CU_ASSERT_TRUE_FATAL(fd >= 0);
     close(fd);
-    memset(&run, 0, sizeof run);
-    strcpy(run.tree, "solutions");
-    strcpy(run.backend, "gpu");
-    strcpy(run.device, "NVIDIA H100 80GB HBM3");
-    run.peak_gbps = 3352.3;
-    run.count = 1;
-    lab_report *lab = &run.labs[0];
-    lab->lab = check_find_lab("03-reduce-divergence");
+    lab_report *lab = h100_run(&run, "03-reduce-divergence");
     CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
     lab->count = 2;
     strcpy(lab->todos, "    line 5: TODO(student) 1: \"quoted\"\n");
@@ -158,15 +165,7 @@ static void test_library_and_sizes(void)
     int fd = mkstemp(path);
     CU_ASSERT_TRUE_FATAL(fd >= 0);
     close(fd);
-    memset(&run, 0, sizeof run);
-    strcpy(run.tree, "solutions");
-    strcpy(run.backend, "gpu");
-    strcpy(run.device, "NVIDIA H100 80GB HBM3");
-    run.peak_gbps = 3352.3;
-    run.peak_gflops = 66908;
-    run.count = 1;
-    lab_report *lab = &run.labs[0];
-    lab->lab = check_find_lab("08-reduce-bandwidth");
+    lab_report *lab = h100_run(&run, "08-reduce-bandwidth");
     CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
     CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab->library);
     lab->count = 1;
