@@ -82,6 +82,10 @@ endif
 lab_source = $(wildcard $(1)/$(2)/*.cu)
 
 HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o
+# On a GPU the harness flushes the L2 with a kernel of its own (none to flush in the emulator).
+ifeq ($(BACKEND),gpu)
+HARNESS_OBJS += $(TARGET)/common/l2_flush.o
+endif
 CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
 CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
@@ -104,6 +108,10 @@ doctor:
 $(TARGET)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -c $< -o $@
+
+$(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 $(BUILD)/common/%.o: common/%.c common/*.h
 	@mkdir -p $(@D)

@@ -414,28 +414,33 @@ static void reset_case(lab_case *lc)
                               lc->out.bytes));
 }
 
+#ifndef LAB_EMULATION
+void lab_flush_l2(void *zeroed_buffer, size_t bytes); /* common/l2_flush.cu */
+#endif
+
 /* Evicts the inputs from the L2 cache (the restore in reset_case leaves them cached), so a
  * timed run reads them from DRAM as a first touch would, and leaves the L2 holding clean
- * lines only: a copy to the host reads three L2 sizes of another buffer through it. A
- * memset would evict too, but leave the L2 full of dirty lines whose write-backs the timed
- * kernel would pay for (on an H100 that cost a 64 MB read a fifth of its speed, CUB's as
- * much as ours: docs/results/h100-2026-11-23-top.md). The copy is asynchronous (pinned
- * memory) and still running when the start event and the launch are enqueued behind it, so
- * the timed span starts when the GPU reaches the kernel, not when the host gets round to
- * launching it: an idle GPU would add the host's launch latency, some 10 us, to every time. */
+ * lines only: a kernel (common/l2_flush.cu) reads three L2 sizes of another buffer. A memset
+ * would evict too, but leave the L2 full of dirty lines whose write-backs the timed kernel
+ * would pay for (on an H100 that cost a 64 MB read a fifth of its speed, CUB's as much as
+ * ours: docs/results/h100-2026-11-23-top.md). A copy to the host leaves clean lines too, but
+ * the GPU's hand-over from the copy engine to the SMs then falls inside the timed span: an
+ * empty kernel measured 9.6 us after a copy, 3.2 us after the flush kernel
+ * (docs/results/h100-2026-11-23-flush.md). The flush kernel is still running when the start
+ * event and the launch are enqueued behind it, so the timed span starts when the GPU reaches
+ * the kernel, not when the host gets round to launching it. */
 static void flush_l2(void)
 {
 #ifndef LAB_EMULATION
-    static void *scratch, *host;
+    static void *buffer;
     size_t bytes = 3 * (size_t)g_l2_bytes;
     if (bytes == 0)
         return;
-    if (!scratch) {
-        CUDA_CHECK(cudaMalloc(&scratch, bytes));
-        CUDA_CHECK(cudaMemset(scratch, 0, bytes));
-        CUDA_CHECK(cudaMallocHost(&host, bytes));
+    if (!buffer) {
+        CUDA_CHECK(cudaMalloc(&buffer, bytes));
+        CUDA_CHECK(cudaMemset(buffer, 0, bytes));
     }
-    CUDA_CHECK(cudaMemcpyAsync(host, scratch, bytes, cudaMemcpyDeviceToHost, 0));
+    lab_flush_l2(buffer, bytes);
 #endif
 }
 

@@ -573,22 +573,22 @@ sgemm_double_buffer(const float *__restrict__ a, const float *__restrict__ b, fl
     __shared__ __align__(16) float a_tile_t[2][W::BK][W::BM];
     __shared__ __align__(16) float b_tile[2][W::BK][W::BN];
     TileChunks<W::BM, W::BN, W::BK, W::THREADS> chunks;
-    int tiles = ceil_div(k, W::BK);
 
     // slide: sgemm-double-buffer
     fetch_tiles<W::BM, W::BN, W::BK, W::THREADS, FULL_TILES>(chunks, a, b, m, k, n, block_row, block_col, 0);
     stash_tiles<W::BM, W::BN, W::BK, W::THREADS>(chunks, a_tile_t[0], b_tile[0]);
     __syncthreads();
-    for (int tile = 0; tile < tiles; tile++) {
-        int stage = tile % 2;
-        bool next = tile + 1 < tiles;
+    int stage = 0; /* the stage this K-tile computes from: K-tile t's is t % 2 */
+    for (int tile_k = 0; tile_k < k; tile_k += W::BK) {
+        bool next = tile_k + W::BK < k;
         if (next) /* issue the next K-tile's loads; their data is needed only after the step */
             fetch_tiles<W::BM, W::BN, W::BK, W::THREADS, FULL_TILES>(chunks, a, b, m, k, n, block_row, block_col,
-                                                                     (tile + 1) * W::BK);
+                                                                     tile_k + W::BK);
         warp_tile_step<W>(a_tile_t[stage], b_tile[stage], p, sum);
         if (next) /* the other stage: nobody reads it since the last barrier */
             stash_tiles<W::BM, W::BN, W::BK, W::THREADS>(chunks, a_tile_t[stage ^ 1], b_tile[stage ^ 1]);
         __syncthreads();
+        stage ^= 1;
     }
     // slide: end
     store_warp_tile<W, FULL_TILES>(c, m, n, block_row, block_col, p, sum);
