@@ -426,7 +426,7 @@ void lab_flush_l2(void *zeroed_buffer, size_t bytes); /* common/l2_flush.cu */
  * ours: docs/results/h100-2026-11-23-top.md). A copy to the host leaves clean lines too, but
  * the GPU's hand-over from the copy engine to the SMs then falls inside the timed span: an
  * empty kernel measured 9.6 us after a copy, 3.2 us after the flush kernel
- * (docs/results/h100-2026-11-23-flush.md). The flush kernel is still running when the start
+ * (docs/results/h100-2026-11-23-ladder.md). The flush kernel is still running when the start
  * event and the launch are enqueued behind it, so the timed span starts when the GPU reaches
  * the kernel, not when the host gets round to launching it. */
 static void flush_l2(void)

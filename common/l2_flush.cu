@@ -2,7 +2,7 @@
  * three times the L2's size, so the inputs of the next timed run are evicted and the L2 is
  * left holding clean lines only. A kernel rather than a copy: after a copy the GPU switches
  * from its copy engine back to the SMs, and that hand-over landed inside the timed span, some
- * 6 us of every timed run on an H100 (docs/results/h100-2026-11-23-flush.md). */
+ * 6 us of every timed run on an H100 (docs/results/h100-2026-11-23-ladder.md). */
 #include "lab.h"
 
 /* Never stores: the buffer holds zeros. The test keeps the loads from being dropped. */

@@ -521,7 +521,8 @@ sgemm_double_buffer(const float *__restrict__ a, const float *__restrict__ b, fl
      * first (its global loads are in flight while the step computes); then
      * warp_tile_step on stage t % 2; then stash the fetched K-tile in the other
      * stage; then one __syncthreads(). Which stage may the stash write, and why is
-     * one barrier per K-tile enough? */
+     * one barrier per K-tile enough? Keep the stage in a variable that flips after
+     * each K-tile (stage ^= 1): the README says why that beats computing t % 2. */
     store_warp_tile<W, FULL_TILES>(c, m, n, block_row, block_col, p, sum);
 }
 
