@@ -179,9 +179,12 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
             continue; /* too slow under this tool: no finding */
         char earlier[sizeof k->message];
         snprintf(earlier, sizeof earlier, "%s", k->message);
-        k->verdict = TOOLS[t].verdict;
+        /* memcheck reports a wide access at an unaligned address as "Address ... is misaligned" */
+        int misaligned = TOOLS[t].verdict == VERDICT_OUT_OF_BOUNDS && file_mentions(out_txt, "is misaligned");
+        k->verdict = misaligned ? VERDICT_MISALIGNED : TOOLS[t].verdict;
         snprintf(k->message, sizeof k->message, "[%s] compute-sanitizer --tool %s found %s%s%s%s%s",
-                 verdict_name(TOOLS[t].verdict), TOOLS[t].tool, TOOLS[t].meaning,
+                 verdict_name(k->verdict), TOOLS[t].tool,
+                 misaligned ? "a wide access at an address that is not a multiple of its size" : TOOLS[t].meaning,
                  k->correct ? ", though the results were right this time" : "", found[0] ? ": " : "",
                  found[0] ? found : why, k->correct ? "" : ". The wrong results it explains: ");
         if (!k->correct) {

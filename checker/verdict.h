@@ -16,6 +16,7 @@
     X(CUDA_ERROR, "cuda-error", "a CUDA call or a kernel failed")                                                 \
     X(NO_OUTPUT, "no-output", "the program left no readable results")                                             \
     X(OUT_OF_BOUNDS, "out-of-bounds", "a thread accessed memory outside its arrays")                              \
+    X(MISALIGNED, "misaligned", "a wide access (a float4, an int4) at an address that is not a multiple of its size") \
     X(RACE, "race", "threads of different warps access one word with no barrier between")                        \
     X(WARP_SYNC, "warp-sync", "lanes of one warp exchange data with no __syncwarp() or *_sync intrinsic")         \
     X(UNINIT_SHARED, "uninitialized-shared", "a read of shared memory the block never wrote")                     \

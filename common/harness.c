@@ -78,8 +78,14 @@ void lab_cuda_check(cudaError_t status, const char *what, const char *file, int 
 {
     if (status == cudaSuccess)
         return;
-    fail(EXIT_CUDA, "%s:%d: %s failed during %s: %s (%s)", file, line, what, g_stage, cudaGetErrorString(status),
-         cudaGetErrorName(status));
+    /* A GPU says only "misaligned address"; the emulator's own message carries the tag and more. */
+    const char *message = cudaGetErrorString(status);
+    int untagged_misaligned = status == cudaErrorMisalignedAddress && !strstr(message, "[misaligned]");
+    fail(EXIT_CUDA, "%s%s:%d: %s failed during %s: %s (%s)%s", untagged_misaligned ? "[misaligned] " : "", file, line,
+         what, g_stage, message, cudaGetErrorName(status),
+         untagged_misaligned ? ": an access of N bytes (a float4 or an int4: 16) must start at an address that is a "
+                               "multiple of N"
+                             : "");
 }
 
 static void set_stage(const char *fmt, ...)

@@ -39,6 +39,7 @@ typedef enum cudaError {
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
+    cudaErrorMisalignedAddress = 716,
     cudaErrorAssert = 710,
     cudaErrorLaunchFailure = 719,
     cudaErrorUnknown = 999

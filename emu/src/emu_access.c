@@ -143,6 +143,28 @@ static void __attribute__((noinline)) shared_oob(emu_lane *l, uintptr_t a, unsig
                emu_kind_name(kind), size, (void *)a, where, (size_t)(a - (uintptr_t)emu_dynamic_shared), emu_dyn_shared_bytes);
 }
 
+/* A GPU reads and writes 16 bytes (a float4, an int4) in one access only at an address that is
+ * a multiple of 16, and faults on any other ("misaligned address"); the CPU would not. Only the
+ * 16-byte accesses are checked: narrower ones may come from the host compiler joining the
+ * fields of a small struct, which the GPU's compiler would not. */
+static void __attribute__((noinline)) misaligned(emu_lane *l, uintptr_t a, unsigned size, int kind, int space,
+                                                 uintptr_t site)
+{
+    char where[128], place[160] = "";
+    emu_describe_thread(where, sizeof where);
+    if (emu_trace_on)
+        emu_trace_diag(1, EMU_TAG_MISALIGNED, site, (long)l->lin, 0, -1, space, a);
+    const emu_alloc *al = space == SP_GLOBAL && a >= emu_arena_lo && a < emu_arena_hi ? emu_alloc_nearest(a) : NULL;
+    if (al && a >= al->start && a < al->start + al->bytes)
+        snprintf(place, sizeof place, ", %zu bytes into a cudaMalloc block (element %zu of a 4-byte array: a float4 or "
+                 "int4 must start at an element that is a multiple of 4)", (size_t)(a - al->start),
+                 (size_t)(a - al->start) / 4);
+    emu_lane_fault(l, cudaErrorMisalignedAddress, EMU_TAG_MISALIGNED, site,
+                   "misaligned %s %s of %u bytes at %p by %s: a %u-byte access needs an address that is a multiple "
+                   "of %u%s", space == SP_SHARED ? "shared" : "global", emu_kind_name(kind), size, (void *)a, where,
+                   size, size, place);
+}
+
 static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t site)
 {
     emu_lane *l = emu_cur;
@@ -170,6 +192,8 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
         global_oob(l, a, size, kind, site);
         return;
     }
+    if (__builtin_expect(size == 16 && (a & 15) != 0, 0))
+        misaligned(l, a, size, kind, space, site);
     l->site = site;
     l->addr = a;
     l->size = size;

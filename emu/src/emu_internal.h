@@ -203,6 +203,7 @@ _Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, ui
 /* The class tags that begin every diagnostic (README.md, "Diagnostics"): stable
  * words for tools (the checker) to classify a failure without reading prose. */
 #define EMU_TAG_OOB "[out-of-bounds]"
+#define EMU_TAG_MISALIGNED "[misaligned]"
 #define EMU_TAG_RACE "[race]"
 #define EMU_TAG_WARP_SYNC "[warp-sync]"
 #define EMU_TAG_UNINIT_SHARED "[uninitialized-shared]"

@@ -403,6 +403,7 @@ static int case_reduce(int global, int *value)
 {
     return global ? broken_reduce_global_no_sync(value) : broken_reduce_shared_no_sync(value);
 }
+static int case_misaligned_vector(int variant, int *value) { return broken_misaligned_vector(variant, value); }
 static int case_off_by_one(int arg, int *value)
 {
     (void)arg;
@@ -489,6 +490,25 @@ static void test_broken_race_as_warning(void)
     CU_ASSERT(has(&r, "race in kernel reduce_shared_no_sync, block (0,0,0)"));
     CU_ASSERT_FALSE(has(&r, "emu: error"));
     CU_ASSERT_NOT_EQUAL(r.value, 4 * 128); /* the race's wrong sum, computed to the end */
+}
+
+/* A float4 read one element late: inside the array, so only the alignment check sees it. */
+static void test_broken_misaligned_vector(void)
+{
+    static case_run r;
+    run_case(case_misaligned_vector, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorMisalignedAddress);
+    CU_ASSERT(has(&r, "emu: error: "));
+    CU_ASSERT(has(&r, "[misaligned]"));
+    CU_ASSERT(names_line(&r, "misaligned_vector.cu", "misaligned"));
+    CU_ASSERT(has(&r, "misaligned global load of 16 bytes"));
+    CU_ASSERT(has(&r, "a 16-byte access needs an address that is a multiple of 16, 4 bytes into a cudaMalloc "
+                      "block (element 1 of a 4-byte array"));
+    run_case(case_misaligned_vector, 1, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_FALSE(has(&r, "misaligned"));
 }
 
 static void test_broken_off_by_one(void)
@@ -792,6 +812,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: shared-memory reduction without __syncthreads (race)", test_broken_reduce_shared) ||
         !CU_add_test(s, "broken: global-memory reduction without __syncthreads (race)", test_broken_reduce_global) ||
         !CU_add_test(s, "broken: EMU_RACES=warn reports the race and runs on", test_broken_race_as_warning) ||
+        !CU_add_test(s, "broken: a float4 one element late, inside the array ([misaligned])", test_broken_misaligned_vector) ||
         !CU_add_test(s, "broken: off-by-one bound (out-of-bounds)", test_broken_off_by_one) ||
         !CU_add_test(s, "broken: a block sum published without __threadfence() (race between blocks)", test_last_block_fence) ||
         !CU_add_test(s, "broken: wrong tile index in matmul (out-of-bounds)", test_broken_wrong_tile_index) ||

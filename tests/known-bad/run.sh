@@ -111,6 +111,7 @@ class_words() {
     timeout) echo 'timed out|time limit|timeout' ;;
     cuda-error) echo 'cuda[A-Z][A-Za-z]+|CUDA error' ;;
     out-of-bounds) echo 'out of bounds|out-of-bounds' ;;
+    misaligned) echo 'misaligned' ;;
     race) echo 'race' ;;
     warp-sync) echo '__syncwarp|warp-synchronous' ;;
     uninitialized-shared) echo 'uninitiali[sz]ed shared|shared memory .*never written' ;;

@@ -31,6 +31,9 @@ int broken_sync_mask(int variant, int *sum);
 /* last_block_fence.cu: 0 the block sum stored and the block counted with no __threadfence()
  * (a race between blocks), 1 with the fence (correct) */
 int broken_last_block_fence(int variant, int *sum);
+/* misaligned_vector.cu: 0 a float4 load one element late (misaligned, every element inside the
+ * array), 1 from element 0 (correct) */
+int broken_misaligned_vector(int variant, int *sum);
 
 #ifdef __cplusplus
 }
