@@ -12,6 +12,7 @@
 #include "labs.h"
 #include "tests.h"
 #include "validate.h"
+#include "verdict.h"
 
 static float poison_float(void)
 {
@@ -317,6 +318,24 @@ static void test_timed_size(void)
     CU_ASSERT_EQUAL(cases_timed_size(sgemm, BACKEND_EMU).k, 256);
 }
 
+/* A failed run's message becomes a verdict through its first "[class]" tag: the emulator's
+ * fault inside the harness's message, the harness's own tag for a GPU's misaligned access. */
+static void test_verdict_tags(void)
+{
+    const char *emulated = "lab.cu:168: kernel launch failed during case 2, first run: [misaligned] lab.cu:147 (in "
+                           "thread_sum_vector4): misaligned global load of 16 bytes (cudaErrorMisalignedAddress)";
+    const char *on_gpu = "[misaligned] common/harness.c:488: cudaDeviceSynchronize() failed during case 1, first run: "
+                         "misaligned address (cudaErrorMisalignedAddress): an access of N bytes must start at a multiple of N";
+    const char *illegal = "common/harness.c:488: cudaDeviceSynchronize() failed during case 1, first run: an illegal "
+                          "memory access was encountered (cudaErrorIllegalAddress)";
+    CU_ASSERT_EQUAL(verdict_from_tag(emulated, VERDICT_CUDA_ERROR), VERDICT_MISALIGNED);
+    CU_ASSERT_EQUAL(verdict_from_tag(on_gpu, VERDICT_CUDA_ERROR), VERDICT_MISALIGNED);
+    CU_ASSERT_EQUAL(verdict_from_tag(illegal, VERDICT_CUDA_ERROR), VERDICT_CUDA_ERROR);
+    CU_ASSERT_EQUAL(verdict_from_tag("a[0] = 1 [race] then [out-of-bounds]", VERDICT_WRONG), VERDICT_RACE);
+    CU_ASSERT_EQUAL(verdict_from_tag("[misaligned", VERDICT_WRONG), VERDICT_WRONG);
+    CU_ASSERT_STRING_EQUAL(verdict_name(VERDICT_MISALIGNED), "misaligned");
+}
+
 int add_validate_tests(void)
 {
     CU_pSuite suite = CU_add_suite("validate", NULL, NULL);
@@ -330,7 +349,8 @@ int add_validate_tests(void)
         !CU_add_test(suite, "whole sum: 64-bit, wrap-around named, const input", test_sum_messages) ||
         !CU_add_test(suite, "large matmul: edges, samples and poison checked", test_matmul_sampled) ||
         !CU_add_test(suite, "timed case's sizes without inputs", test_timed_size) ||
-        !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic))
+        !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic) ||
+        !CU_add_test(suite, "failure messages become verdicts through their tag", test_verdict_tags))
         return -1;
     return 0;
 }
