@@ -184,7 +184,7 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
         k->verdict = misaligned ? VERDICT_MISALIGNED : TOOLS[t].verdict;
         snprintf(k->message, sizeof k->message, "[%s] compute-sanitizer --tool %s found %s%s%s%s%s",
                  verdict_name(k->verdict), TOOLS[t].tool,
-                 misaligned ? "a wide access at an address that is not a multiple of its size" : TOOLS[t].meaning,
+                 misaligned ? verdict_doc(VERDICT_MISALIGNED) : TOOLS[t].meaning,
                  k->correct ? ", though the results were right this time" : "", found[0] ? ": " : "",
                  found[0] ? found : why, k->correct ? "" : ". The wrong results it explains: ");
         if (!k->correct) {

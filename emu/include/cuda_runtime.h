@@ -39,8 +39,8 @@ typedef enum cudaError {
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
-    cudaErrorMisalignedAddress = 716,
     cudaErrorAssert = 710,
+    cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorUnknown = 999
 } cudaError_t;

@@ -115,7 +115,8 @@ const char *cudaGetErrorName(cudaError_t error)
         N(cudaErrorInvalidMemcpyDirection) N(cudaErrorLaunchMaxDepthExceeded) N(cudaErrorLaunchPendingCountExceeded)
         N(cudaErrorInvalidDeviceFunction) N(cudaErrorNoDevice) N(cudaErrorInvalidDevice)
         N(cudaErrorInvalidResourceHandle) N(cudaErrorNotReady) N(cudaErrorIllegalAddress)
-        N(cudaErrorLaunchOutOfResources) N(cudaErrorLaunchTimeout) N(cudaErrorMisalignedAddress) N(cudaErrorAssert) N(cudaErrorLaunchFailure)
+        N(cudaErrorLaunchOutOfResources) N(cudaErrorLaunchTimeout) N(cudaErrorAssert) N(cudaErrorMisalignedAddress)
+        N(cudaErrorLaunchFailure)
         N(cudaErrorUnknown)
 #undef N
     }
@@ -145,8 +146,8 @@ const char *cudaGetErrorString(cudaError_t error)
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
-    case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorUnknown: return "unknown error";
     }
