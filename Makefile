@@ -63,8 +63,8 @@ ifeq ($(WERROR),1)
 NVCCFLAGS += -Werror=all-warnings -Xcompiler -Werror
 endif
 # Every copy a lab program makes goes through the harness first (it fails a launch
-# function that copies device data to the host: only kernels compute).
-LAB_LDFLAGS := -Xlinker --wrap=cudaMemcpy -Xlinker --wrap=cudaMemcpyAsync
+# function that copies device data to the host: only kernels compute); no executable stack.
+LAB_LDFLAGS := -Xlinker --wrap=cudaMemcpy -Xlinker --wrap=cudaMemcpyAsync -Xlinker -z,noexecstack
 # Labs that launch kernels from the device need relocatable device code and the device runtime.
 RDC_LABS := 06-dynamic-parallelism
 
@@ -129,8 +129,8 @@ $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 define LAB_PROGRAM
 $(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
-	$(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
-	@tools/lab-policy $$< $$(@D)/lab_kernels.o
+	tools/lab-policy --backend $(BACKEND) $$< $$(@D)/lab_kernels.o -- \
+	    $(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
 	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab),$(TARGET)/labs)))

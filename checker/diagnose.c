@@ -152,17 +152,20 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
     snprintf(k->checks + checks_used, sizeof k->checks - checks_used, "compute-sanitizer");
     setenv("LAB_GUARD_BANDS", "0", 1);
     for (size_t t = 0; t < sizeof TOOLS / sizeof TOOLS[0]; t++) {
-        snprintf(out_txt, sizeof out_txt, "%s/diag-%s-%s.out", workdir, v->name, TOOLS[t].tool);
-        snprintf(err_txt, sizeof err_txt, "%s/diag-%s-%s.err", workdir, v->name, TOOLS[t].tool);
-        char *argv[] = {sanitizer,      "--tool",  (char *)TOOLS[t].tool, "--error-exitcode", "86",
-                        "--print-limit", "4",      "--racecheck-report",  "hazard",           (char *)program,
-                        "--input",       input,    "--output",            output,             "--variant",
+        /* The tool's report goes to a file of its own (--log-file): the program's output, which
+         * the lab file can write to, goes elsewhere and is never read as the tool's. */
+        snprintf(out_txt, sizeof out_txt, "%s/diag-%s-%s.log", workdir, v->name, TOOLS[t].tool);
+        snprintf(err_txt, sizeof err_txt, "%s/diag-%s-%s.program", workdir, v->name, TOOLS[t].tool);
+        char *argv[] = {sanitizer,      "--tool",   (char *)TOOLS[t].tool, "--error-exitcode", "86",
+                        "--print-limit", "4",       "--log-file",          out_txt,            "--racecheck-report",
+                        "hazard",       (char *)program, "--input",        input,              "--variant",
                         (char *)v->name, NULL};
         if (strcmp(TOOLS[t].tool, "racecheck") != 0) /* the report option is racecheck's alone */
-            memmove(&argv[7], &argv[9], 8 * sizeof argv[0]);
+            memmove(&argv[9], &argv[11], 6 * sizeof argv[0]);
         size_t used = strlen(k->checks);
         snprintf(k->checks + used, sizeof k->checks - used, " %s", TOOLS[t].tool);
-        if (run_program(argv, out_txt, err_txt, opt->timeout_s * 20, &result) != 0 || result.start_failed)
+        run_channels channels = {output, "diagnose", 0};
+        if (run_program(argv, "/dev/null", err_txt, opt->timeout_s * 20, &channels, &result) != 0 || result.start_failed)
             continue;
         if (!run_describe(&result, why, sizeof why))
             continue;
@@ -173,8 +176,6 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
             continue;
         }
         findings(out_txt, found, sizeof found);
-        if (!found[0])
-            findings(err_txt, found, sizeof found);
         if (result.timed_out)
             continue; /* too slow under this tool: no finding */
         char earlier[sizeof k->message];

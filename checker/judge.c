@@ -17,13 +17,15 @@ static check_verdict classify_stop(const run_outcome *o, const char *said)
     return verdict_from_tag(said, o->result.exit_code != 0 ? VERDICT_CUDA_ERROR : VERDICT_FORBIDDEN);
 }
 
-/* On the emulator every case's loads are counted: a kernel that loaded fewer bytes
- * than its inputs hold cannot have computed the answer (the host did, or nothing). */
-static int emulated_work_covers_inputs(const check_variant *v, const check_case *cs, const labio_file *out, int c,
-                                       char *message, size_t size)
+/* On the emulator a right answer must come from kernels that ran and loaded every element of
+ * every input (the harness reports the bytes no kernel thread loaded): otherwise part of it
+ * was not computed on the device. */
+static int emulated_kernels_read_inputs(const check_variant *v, const labio_file *out, int c, char *message,
+                                        size_t size)
 {
+    int64_t kernels = 0;
+    char key[LABIO_NAME_MAX];
     const lab_task_info *info = lab_task_find(v->task);
-    int64_t loaded = 0, kernels = 0;
     if (labio_get_case_i64(out, c, LAB_MEASURED_PREFIX "kernels_launched", &kernels) != 0)
         return 1; /* not emulated */
     if (kernels == 0) {
@@ -31,15 +33,23 @@ static int emulated_work_covers_inputs(const check_variant *v, const check_case 
                                 "computes the answer");
         return 0;
     }
-    long long needed = 0;
-    for (int i = 0; info && i < info->input_count; i++)
-        needed += info->inputs[i].count(&cs->size) * 4;
-    if (labio_get_case_i64(out, c, LAB_MEASURED_PREFIX "gld_bytes", &loaded) == 0 && loaded < needed) {
-        snprintf(message, size,
-                 "[host-compute] the kernels loaded %lld bytes from global memory but the inputs hold %lld: every "
-                 "input element must be read by a kernel, so part of the answer was not computed on the device",
-                 (long long)loaded, needed);
-        return 0;
+    for (int i = 0; info && i < info->input_count; i++) {
+        snprintf(key, sizeof key, "%s.%s", LABIO_UNLOADED, info->inputs[i].key);
+        const labio_record *r = labio_find_case(out, c, key, LABIO_I64);
+        const int64_t *unloaded = r && r->count == 2 ? (const int64_t *)r->data : NULL;
+        unsigned elem = lab_elem_bytes(info->inputs[i].elem);
+        if (!r) {
+            snprintf(message, size, "[host-compute] the emulator did not say which elements of the input %s the "
+                     "kernels loaded", info->inputs[i].key);
+            return 0;
+        }
+        if (unloaded && unloaded[0] > 0) {
+            snprintf(message, size, "[host-compute] the results are right, but no kernel thread loaded %lld of the "
+                     "elements of the input %s (the first: element %lld): every input element must be read by a "
+                     "kernel, so the answer was not all computed on the device",
+                     (long long)((unloaded[0] + elem - 1) / elem), info->inputs[i].key, (long long)(unloaded[1] / elem));
+            return 0;
+        }
     }
     return 1;
 }
@@ -59,6 +69,11 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
     k->correct = 0;
     k->verdict = VERDICT_NO_OUTPUT;
     snprintf(k->warnings, sizeof k->warnings, "%s", o->warnings);
+    if (o->forged[0]) { /* nothing the channel carried can count */
+        set_failure(k, VERDICT_FORBIDDEN, "the results did not come from the harness alone: %s. Only the harness "
+                    "writes results; a lab file computes in its kernels%s", o->forged, "");
+        return;
+    }
     if (!o->have_output) {
         k->verdict = classify_stop(o, o->tail);
         snprintf(k->message, sizeof k->message, "%s", o->error);
@@ -92,7 +107,7 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
             set_failure(k, why, "%s: %s", size, message);
             return;
         }
-        if (!emulated_work_covers_inputs(v, cs, &o->out, c, message, sizeof message)) {
+        if (!emulated_kernels_read_inputs(v, &o->out, c, message, sizeof message)) {
             set_failure(k, VERDICT_HOST_COMPUTE, "%s: %s", size, message);
             return;
         }

@@ -128,9 +128,11 @@ int profile_variant(const char *program, const char *input, const char *output, 
         find_program("ncu", ncu, sizeof ncu);
     snprintf(csv, sizeof csv, "%s/ncu-%s.csv", workdir, variant);
     snprintf(log, sizeof log, "%s/ncu-%s.log", workdir, variant);
-    char *argv[] = {ncu, "--csv", "--clock-control", "none", "--metrics", metrics, (char *)program, "--input",
-                    (char *)input, "--output", (char *)output, "--variant", (char *)variant, NULL};
-    if (run_program(argv, csv, log, timeout_s, &result) != 0 || result.start_failed) {
+    /* ncu's report to a file of its own (--log-file): the program's output never mixes with it. */
+    char *argv[] = {ncu, "--csv", "--clock-control", "none", "--log-file", csv, "--metrics", metrics, (char *)program,
+                    "--input", (char *)input, "--variant", (char *)variant, NULL};
+    run_channels channels = {output, "profile", 0};
+    if (run_program(argv, "/dev/null", log, timeout_s, &channels, &result) != 0 || result.start_failed) {
         snprintf(err, err_size, "could not run ncu (Nsight Compute); set NCU=/path/to/ncu");
         return -1;
     }

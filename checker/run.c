@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,14 +20,67 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-int run_program(char *const argv[], const char *stdout_path, const char *stderr_path, double timeout_s,
-                run_result *result)
+/* Moves fd to the number `to` in a child about to exec (it may be one of the others: they were
+ * all moved above 9 first). */
+static void place_fd(int fd, int to)
 {
-    int status = 0;
+    if (fd != to) {
+        dup2(fd, to);
+        close(fd);
+    }
+}
+
+/* Copies what is waiting on the results pipe into out (at most *room more bytes); 1 at end of
+ * file, 0 otherwise, -1 past the room. */
+static int drain(int fd, FILE *out, unsigned long long *room, int wait_ms)
+{
+    char chunk[1 << 16];
+    struct pollfd p = {fd, POLLIN, 0};
+    while (poll(&p, 1, wait_ms) > 0) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 1;
+        if ((unsigned long long)n > *room)
+            return -1;
+        *room -= (unsigned long long)n;
+        if (out)
+            fwrite(chunk, 1, (size_t)n, out);
+        wait_ms = 0;
+    }
+    return 0;
+}
+
+int run_program(char *const argv[], const char *stdout_path, const char *stderr_path, double timeout_s,
+                const run_channels *channels, run_result *result)
+{
+    int status = 0, results[2] = {-1, -1}, token[2] = {-1, -1};
+    FILE *results_file = NULL;
     double start = now_s();
     pid_t pid;
 
     memset(result, 0, sizeof *result);
+    if (channels) {
+        size_t token_len = strlen(channels->token);
+        if (!(results_file = fopen(channels->results_path, "wb")) || pipe(results) != 0 || pipe(token) != 0 ||
+            write(token[1], channels->token, token_len) != (ssize_t)token_len) {
+            if (results_file)
+                fclose(results_file);
+            for (int i = 0; i < 2; i++) {
+                if (results[i] >= 0)
+                    close(results[i]);
+                if (token[i] >= 0)
+                    close(token[i]);
+            }
+            result->start_failed = 1;
+            return -1;
+        }
+        close(token[1]);
+        token[1] = -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
     pid = fork();
     if (pid < 0) {
         result->start_failed = 1;
@@ -40,21 +94,39 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
         int in = open("/dev/null", O_RDONLY);
         if (out < 0 || err < 0 || in < 0)
             _exit(126);
-        dup2(in, 0);
-        dup2(out, 1);
-        dup2(err, 2);
+        int fds[5] = {in, out, err, results[1], token[0]};
+        for (int i = 0; i < 5; i++)
+            if (fds[i] >= 0)
+                fds[i] = fcntl(fds[i], F_DUPFD, 10);
+        for (int fd = 0; fd < 10; fd++)
+            close(fd);
+        for (int i = 0; i < 5; i++)
+            if (fds[i] >= 0)
+                place_fd(fds[i], i);
+        for (int fd = 5; fd < 4096; fd++) /* nothing else of the checker's */
+            close(fd);
         execv(argv[0], argv);
         dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     setpgid(pid, pid);
+    if (channels) {
+        close(results[1]);
+        close(token[0]);
+    }
+    int eof = 0;
+    unsigned long long room = channels && channels->max_bytes ? channels->max_bytes : ~0ull;
     for (;;) {
+        if (channels && !eof && (eof = drain(results[0], results_file, &room, 2)) < 0) {
+            kill(-pid, SIGKILL); /* it writes more than any harness would: stop it */
+            result->channel_overflow = 1;
+        }
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid)
             break;
         if (done < 0 && errno != EINTR) {
             result->start_failed = 1;
-            return -1;
+            break;
         }
         if (now_s() - start > timeout_s) {
             kill(-pid, SIGKILL);
@@ -63,11 +135,27 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
             result->timed_out = 1;
             break;
         }
-        struct timespec pause = {0, 2000000}; /* 2 ms */
-        nanosleep(&pause, NULL);
+        if (!channels || eof) {
+            struct timespec pause = {0, 2000000}; /* 2 ms */
+            nanosleep(&pause, NULL);
+        }
     }
     result->seconds = now_s() - start;
-    if (result->timed_out)
+    if (channels) {
+        /* The program has ended: the channel ends with it, unless something it started still
+         * holds it (then that is stopped, and the run does not count). */
+        double until = now_s() + 1.0;
+        while (!eof && now_s() < until)
+            eof = drain(results[0], results_file, &room, 20);
+        if (eof < 0)
+            result->channel_overflow = 1;
+        if (!eof && !result->timed_out)
+            result->channel_held = 1;
+        close(results[0]);
+        fclose(results_file);
+    }
+    kill(-pid, SIGKILL); /* whatever it left behind in its group */
+    if (result->timed_out || result->start_failed)
         return 0;
     if (WIFSIGNALED(status)) {
         result->signaled = 1;

@@ -8,13 +8,27 @@ typedef struct {
     int signal;
     int timed_out;   /* still running at the limit, so we killed it */
     int start_failed;
+    int channel_held; /* the results channel stayed open after the program ended: another process had it */
+    int channel_overflow; /* more came on the results channel than the harness could have written */
     double seconds;
 } run_result;
 
-/* argv[0] is the program path. stdout and stderr go to the given files.
- * Returns 0 when the child ran (whatever its outcome), -1 when it could not start. */
+/* A lab program's channels (common/labio_names.h): the checker opens a pipe for the results,
+ * which it copies into results_path as they come (the program never sees that file), and a pipe
+ * that holds the token, read by the harness after its last kernel. */
+typedef struct {
+    const char *results_path;
+    const char *token;
+    unsigned long long max_bytes; /* more than this on the results channel stops the program (0: no limit) */
+} run_channels;
+
+/* argv[0] is the program path. stdout and stderr go to the given files; with channels (may be
+ * NULL) the program gets them as descriptors LAB_RESULTS_FD and LAB_TOKEN_FD, and nothing
+ * else of the checker's. The program runs in a process group of its own, killed whole at the
+ * time limit and when it ends. Returns 0 when the child ran (whatever its outcome), -1 when it
+ * could not start. */
 int run_program(char *const argv[], const char *stdout_path, const char *stderr_path, double timeout_s,
-                run_result *result);
+                const run_channels *channels, run_result *result);
 
 /* A one-line description of an abnormal end ("crashed with SIGSEGV", ...), or NULL for exit 0. */
 const char *run_describe(const run_result *result, char *out, unsigned size);

@@ -1,11 +1,13 @@
 /* The run stage: inputs out, the lab program under a time limit, its output in. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lab_counters.h"
 #include "labio_names.h"
 #include "stages.h"
 
@@ -49,46 +51,135 @@ static void make_token(char *token, size_t size)
         snprintf(token + 2 * i, 3, "%02x", bytes[i]);
 }
 
+/* Record names the harness writes (labio_names.h): anything else in the results was not its. */
+static int harness_record(const char *name)
+{
+    static const char *const file_wide[] = {LABIO_VARIANT, LABIO_BACKEND, LABIO_DONE, LABIO_STATUS};
+    static const char *const per_case[] = {LABIO_STATUS, LABIO_OUT, LABIO_OUT_LAST, LABIO_GRID, LABIO_GRID_LAST,
+                                           LABIO_TIME_MS, LABIO_E2E_MS, LABIO_CPU_MS};
+    for (size_t i = 0; i < sizeof file_wide / sizeof file_wide[0]; i++)
+        if (strcmp(name, file_wide[i]) == 0)
+            return 1;
+    if (strncmp(name, "device.", 7) == 0 || strncmp(name, LABIO_EMU_MODE_PREFIX, strlen(LABIO_EMU_MODE_PREFIX)) == 0)
+        return 1;
+    if (name[0] != 'c' || !isdigit((unsigned char)name[1]))
+        return 0;
+    const char *key = name + 1;
+    while (isdigit((unsigned char)*key))
+        key++;
+    if (*key++ != '.')
+        return 0;
+    for (size_t i = 0; i < sizeof per_case / sizeof per_case[0]; i++)
+        if (strcmp(key, per_case[i]) == 0)
+            return 1;
+    return strncmp(key, LABIO_IN_AFTER ".", strlen(LABIO_IN_AFTER) + 1) == 0 ||
+           strncmp(key, LABIO_UNLOADED ".", strlen(LABIO_UNLOADED) + 1) == 0 ||
+           strncmp(key, LAB_MEASURED_PREFIX, strlen(LAB_MEASURED_PREFIX)) == 0;
+}
+
+/* The results as the harness writes them: each record once, only its records. NULL when they
+ * are, else why not. */
+static const char *results_not_the_harness(const labio_file *out, char *why, size_t size)
+{
+    const char *twice = labio_first_duplicate(out);
+    if (twice) {
+        snprintf(why, size, "the record %s came twice", twice);
+        return why;
+    }
+    for (size_t i = 0; i < out->count; i++)
+        if (!harness_record(out->records[i].name)) {
+            snprintf(why, size, "a record the harness never writes (%.48s)", out->records[i].name);
+            return why;
+        }
+    return NULL;
+}
+
+/* The emulator's modes must be those this run set (a lab file cannot set its own). NULL when
+ * they are, else what differed. */
+static const char *emulator_modes_differ(const labio_file *out, const check_variant *v, const char *time_limit,
+                                         char *why, size_t size)
+{
+    const char *expected[][2] = {{"races", "error"},
+                                 {"warp_sync", v->legacy_warp_sync ? "warn" : "error"},
+                                 {"step_limit", "2147483648"},
+                                 {"trace", getenv("EMU_TRACE") && *getenv("EMU_TRACE") ? "on" : "off"},
+                                 {"time_limit_s", time_limit}};
+    char key[LABIO_NAME_MAX];
+    if (!labio_find(out, LABIO_BACKEND, LABIO_TEXT) ||
+        strcmp((const char *)labio_find(out, LABIO_BACKEND, LABIO_TEXT)->data, "emu") != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        snprintf(key, sizeof key, "%s%s", LABIO_EMU_MODE_PREFIX, expected[i][0]);
+        const labio_record *r = labio_find(out, key, LABIO_TEXT);
+        const char *got = r ? (const char *)r->data : "(missing)";
+        int same = strcmp(got, expected[i][1]) == 0;
+        if (strcmp(expected[i][0], "time_limit_s") == 0) /* a stricter limit (the grader's) is fine */
+            same = r && strtod(got, NULL) > 0 && strtod(got, NULL) <= strtod(expected[i][1], NULL);
+        if (!same) {
+            snprintf(why, size, "the emulator ran with %s = %s, where the checker set %s", expected[i][0], got,
+                     expected[i][1]);
+            return why;
+        }
+    }
+    return NULL;
+}
+
+/* The most the harness writes for these cases (every output twice, the inputs read back, the
+ * times, a margin for the text), so a program that writes more is stopped. */
+static unsigned long long results_bound(const check_variant *v, const check_case_set *set)
+{
+    const lab_task_info *info = lab_task_find(v->task);
+    unsigned long long bytes = 1 << 20;
+    for (int c = 0; info && c < set->count; c++) {
+        const check_case *cs = &set->cases[c];
+        bytes += 2ull * (unsigned long long)info->output.count(&cs->size) * 8 + 64 * 1024 + 64ull * (cs->repeats + 8);
+        for (int i = 0; i < info->input_count; i++)
+            bytes += (unsigned long long)info->inputs[i].count(&cs->size) * 8;
+    }
+    return bytes;
+}
+
 int stage_run(const check_options *opt, const char *program, const check_variant *v, const check_case_set *set,
               const char *workdir, const char *tag, run_outcome *o)
 {
-    char input[512], output[512], out_txt[512], err_txt[512], token_file[512], token[40] = "", err[512];
-    FILE *f;
+    char input[512], output[512], out_txt[512], err_txt[512], token[40] = "", err[512], why[200];
 
     memset(o, 0, sizeof *o);
     snprintf(input, sizeof input, "%s/in-%s-%s.bin", workdir, v->name, tag);
     snprintf(output, sizeof output, "%s/out-%s-%s.bin", workdir, v->name, tag);
     snprintf(out_txt, sizeof out_txt, "%s/stdout-%s-%s.txt", workdir, v->name, tag);
     snprintf(err_txt, sizeof err_txt, "%s/stderr-%s-%s.txt", workdir, v->name, tag);
-    snprintf(token_file, sizeof token_file, "%s/token-%s-%s", workdir, v->name, tag);
     if (cases_write_input(v, set, input) != 0) {
         snprintf(o->error, sizeof o->error, "checker: cannot write %s", input);
         return -1;
     }
     make_token(token, sizeof token);
-    if (!(f = fopen(token_file, "w")) || fprintf(f, "%s\n", token) < 0 || fclose(f) != 0) {
-        snprintf(o->error, sizeof o->error, "checker: cannot write %s", token_file);
-        return -1;
-    }
-    /* The emulator's warp-synchronous rule for this variant (labs.c). */
-    setenv("EMU_WARP_SYNC", v->legacy_warp_sync ? "warn" : "error", 1);
-    /* The emulator names an endless kernel itself when its own limit comes first. */
+    /* The emulator's modes, all of them set here (not left to the caller's environment): the
+     * warp-synchronous rule of this variant (labs.c), races as errors, the default step limit;
+     * the emulator names an endless kernel itself when its own time limit comes first. */
     char limit[32];
     snprintf(limit, sizeof limit, "%g", opt->timeout_s / 2);
+    setenv("EMU_WARP_SYNC", v->legacy_warp_sync ? "warn" : "error", 1);
+    setenv("EMU_RACES", "error", 1);
+    unsetenv("EMU_STEP_LIMIT");
     setenv("EMU_TIME_LIMIT_S", limit, 1);
 
-    char *argv[] = {(char *)program, "--input", input,      "--output",  output,
-                    "--variant",     (char *)v->name, "--token", token_file, NULL};
-    if (run_program(argv, out_txt, err_txt, opt->timeout_s, &o->result) != 0) {
+    char *argv[] = {(char *)program, "--input", input, "--variant", (char *)v->name, NULL};
+    run_channels channels = {output, token, results_bound(v, set)};
+    if (run_program(argv, out_txt, err_txt, opt->timeout_s, &channels, &o->result) != 0) {
         snprintf(o->error, sizeof o->error, "checker: cannot start %s", program);
         return -1;
     }
-    remove(token_file); /* a program that died before reading it */
     collect_warnings(err_txt, o->warnings, sizeof o->warnings);
     const char *ended = run_describe(&o->result, o->ended, sizeof o->ended);
     if (!ended)
         o->ended[0] = '\0';
     read_tail(err_txt, o->tail, sizeof o->tail);
+    if (o->result.channel_held)
+        snprintf(o->forged, sizeof o->forged, "a process the program started kept the results channel open after it "
+                 "ended");
+    else if (o->result.channel_overflow)
+        snprintf(o->forged, sizeof o->forged, "more came on the results channel than the harness writes");
     if (labio_read(output, &o->out, err, sizeof err) != 0) {
         snprintf(o->error, sizeof o->error, "the program %s and left no readable output (%s)%s%s",
                  o->ended[0] ? o->ended : "ended", err, o->tail[0] ? ": " : "", o->tail);
@@ -97,7 +188,17 @@ int stage_run(const check_options *opt, const char *program, const check_variant
     o->have_output = 1;
     const labio_record *done = labio_find(&o->out, LABIO_DONE, LABIO_TEXT);
     /* The token must be the file's last record: nothing written after the harness finished. */
-    o->finished = done && done == &o->out.records[o->out.count - 1] && strcmp((const char *)done->data, token) == 0;
+    o->finished = done && !o->out.truncated && done == &o->out.records[o->out.count - 1] &&
+                  strcmp((const char *)done->data, token) == 0;
+    /* What the channel carried must be the harness's alone, from a run in the modes set here. */
+    const char *forged = o->forged[0] ? o->forged : results_not_the_harness(&o->out, why, sizeof why);
+    if (!forged)
+        forged = emulator_modes_differ(&o->out, v, limit, why, sizeof why);
+    if (forged) {
+        o->finished = 0;
+        if (forged != o->forged)
+            snprintf(o->forged, sizeof o->forged, "%s", forged);
+    }
     return 0;
 }
 

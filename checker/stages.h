@@ -41,6 +41,7 @@ typedef struct {
     labio_file out;
     int have_output;
     int finished;         /* the harness wrote the checker's token last: no early exit */
+    char forged[240];     /* why the results were not the harness's alone ("" when they were) */
     char error[1400];     /* why there is no output */
 } run_outcome;
 

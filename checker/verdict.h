@@ -41,7 +41,10 @@ typedef enum {
 const char *verdict_name(check_verdict v);
 const char *verdict_doc(check_verdict v);
 /* The class named by the first "[class]" tag in a diagnostic (the emulator's and the
- * harness's messages carry one), or `fallback` when there is none. */
+ * harness's messages carry one), or `fallback` when there is none. A program's words can only
+ * fail a kernel: tags of classes it may not name (pass, and the checker's own) are skipped. */
 check_verdict verdict_from_tag(const char *text, check_verdict fallback);
+/* 1 for the classes a program's diagnostic may name (verdict_from_tag takes only those). */
+int verdict_from_program(check_verdict v);
 
 #endif

@@ -1,9 +1,9 @@
 /* The course harness: main() of every lab program.
  *
- *   lab --input IN --output OUT --variant NAME [--token FILE]   run one kernel variant over every case in IN
- *   lab --list                                                  print the variants the lab file defines
+ *   lab --input IN --variant NAME 3>RESULTS 4<TOKEN   run one kernel variant over every case in IN
+ *   lab --list                                          print the variants the lab file defines
  *
- * The checker writes IN and reads OUT (formats in labio.h); nothing here decides
+ * The checker writes IN and reads the results (formats in labio.h); nothing here decides
  * whether a result is right. For each case the harness:
  *   1. copies the inputs to the device and poisons the outputs,
  *   2. runs the variant once untimed and saves the result ("out"),
@@ -14,30 +14,44 @@
  *      result ("out_last"),
  *   4. saves the inputs as the device holds them afterwards ("in_after.*"),
  *   5. for timed cases, times the whole trip too: copy in, kernel, copy out.
- * Every CUDA call is checked; a failure is written to OUT with file and line and
- * the program exits non-zero.
+ * Every CUDA call is checked; a failure is written to the results with file and line and
+ * the program ends non-zero.
  *
- * What the launch function may do is checked here too: it may launch kernels and
- * allocate, never copy device data to the host (every cudaMemcpy is seen: the lab
- * program is linked with --wrap=cudaMemcpy); on a GPU every array has guard bands
- * before and after it, checked after every run. The checker's token (--token, a
- * file read and removed at start-up) ends the output, so output that a lab file
- * wrote or cut short by exit() is never taken for the harness's.
+ * The lab file's code runs in the same program, so the harness keeps it to what a launch
+ * function may do (tools/lab-policy has already refused anything else in its object):
+ *   - the results go to a channel the checker opened (LAB_RESULTS_FD, a pipe), each record
+ *     once; the checker's token (LAB_TOKEN_FD) is read only after the last kernel ran and ends
+ *     the results, and the program ends with _exit() right after: no code of the lab file's
+ *     runs later, and output nobody can end with the token is never taken for the harness's;
+ *   - while a launch function runs, the harness's host copies of the inputs are PROT_NONE and
+ *     every copy it makes is checked (the program is linked with --wrap=cudaMemcpy): one to
+ *     host memory, whatever its direction says, fails the run ([host-compute]); a fault in it
+ *     is named: a read of device memory ([host-compute], the emulator closes device memory to
+ *     host code as a GPU does) or of the inputs' host copies;
+ *   - on a GPU every array has guard bands before and after it, checked after every run;
+ *   - on the emulator its modes are read before any lab code runs and echoed ("emu.*"), and
+ *     the input bytes no kernel thread loaded in the first run are counted ("unloaded.*").
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "lab.h"
 #include "labio.h"
 #include "labio_names.h"
 #include "lab_counters.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef LAB_EMULATION
 #include "emu_counters.h"
+#include "emu_harness.h"
 #define LAB_BACKEND "emu"
 #else
 #define LAB_BACKEND "gpu"
@@ -46,12 +60,12 @@
 enum { EXIT_USAGE = 2, EXIT_CUDA = 3, EXIT_MISSING = 4, EXIT_INPUT = 5, EXIT_POLICY = 6 };
 enum { TRIP_RUNS = 5 }; /* end-to-end and CPU runs of a timed case, at most */
 
-static FILE *g_out;               /* the output file, so a failure can be recorded */
+static FILE *g_out;               /* the results channel, so a failure can be recorded */
 static int g_case = -1;           /* the case being run, -1 before the first */
 static char g_stage[128] = "start-up";
 static volatile double g_sink;    /* results of host loops that are only timed */
-static int g_in_launch;           /* 1 while the lab file's launch function runs */
-static char g_token[80];          /* the checker's token, written last */
+static volatile sig_atomic_t g_in_launch; /* 1 while the lab file's launch function runs */
+static labio_file g_in;           /* the input file: its arrays on pages of their own */
 
 static void record_failure(const char *message)
 {
@@ -63,7 +77,9 @@ static void record_failure(const char *message)
     }
 }
 
-static void fail(int code, const char *fmt, ...)
+/* Records the failure and ends the program at once: _exit(), so that nothing registered to run
+ * at exit (by anyone) runs after the harness. */
+static _Noreturn void fail(int code, const char *fmt, ...)
 {
     char message[4096]; /* the emulator's diagnoses explain themselves at length */
     va_list args;
@@ -71,7 +87,8 @@ static void fail(int code, const char *fmt, ...)
     vsnprintf(message, sizeof message, fmt, args);
     va_end(args);
     record_failure(message);
-    exit(code);
+    fflush(stderr);
+    _exit(code);
 }
 
 void lab_cuda_check(cudaError_t status, const char *what, const char *file, int line)
@@ -103,32 +120,40 @@ cudaError_t __real_cudaMemcpy(void *dst, const void *src, size_t bytes, enum cud
 cudaError_t __real_cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
                                    cudaStream_t stream);
 
+/* Device memory (the emulator answers for its own the same way a GPU's runtime does). */
 static int is_device_pointer(const void *p)
 {
-#ifdef LAB_EMULATION
-    (void)p; /* device memory is host memory here: the judge's load count catches host reads */
-    return 1;
-#else
     struct cudaPointerAttributes attributes;
     if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
         (void)cudaGetLastError(); /* an unknown host pointer is not an error worth keeping */
         return 0;
     }
-    return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
-#endif
+    return attributes.type == cudaMemoryTypeDevice;
 }
 
+static const char *kind_name(enum cudaMemcpyKind kind)
+{
+    switch (kind) {
+    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
+    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
+    default: return "cudaMemcpyDefault";
+    }
+}
+
+/* While a launch function runs, a copy may only land in device memory: where its pointers
+ * point decides, not the direction it names (a GPU's runtime may follow the pointers too). */
 static void police_copy(const char *call, void *dst, size_t bytes, enum cudaMemcpyKind kind)
 {
-    if (!g_in_launch)
+    if (!g_in_launch || bytes == 0)
         return;
-    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost ||
-        (kind == cudaMemcpyDefault && !is_device_pointer(dst)))
+    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost || !is_device_pointer(dst))
         fail(EXIT_POLICY,
-             "[host-compute] the launch function copied %zu bytes to the host (%s, %s): only kernels may compute "
-             "the answer. A launch function allocates and launches kernels; the harness copies the results back",
-             bytes, call, kind == cudaMemcpyDeviceToHost ? "cudaMemcpyDeviceToHost"
-                          : kind == cudaMemcpyHostToHost ? "cudaMemcpyHostToHost" : "cudaMemcpyDefault");
+             "[host-compute] the launch function copied %zu bytes to host memory (%s, %s): only kernels may "
+             "compute the answer. A launch function allocates and launches kernels; the harness copies the "
+             "results back",
+             bytes, call, kind_name(kind));
 }
 
 cudaError_t __wrap_cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
@@ -286,9 +311,79 @@ static void check_guards(const device_array *a, const char *after)
 static void check_guards(const device_array *a, const char *after) { (void)a, (void)after; }
 #endif
 
+/* ---- what the launch function may not touch ------------------------------------------------ */
+
+/* The harness's host copies of the inputs (every array of the input file) are PROT_NONE while
+ * a launch function runs: only the device copies are its to use, and only from kernels. */
+static void protect_inputs(int closed)
+{
+    for (size_t i = 0; i < g_in.count; i++) {
+        const labio_record *r = &g_in.records[i];
+        if (r->type == LABIO_I64 || r->type == LABIO_TEXT || !r->data)
+            continue;
+        if (mprotect(r->data, labio_page_span(r), closed ? PROT_NONE : PROT_READ | PROT_WRITE) != 0)
+            fail(EXIT_CUDA, "harness: cannot %s the inputs' host copies", closed ? "protect" : "unprotect");
+    }
+}
+
+static const struct lab_case *g_running_case; /* the case whose launch function runs now */
+static int device_array_holds(const struct lab_case *lc, uintptr_t addr, char *what, size_t size);
+
+/* A fault in host code while a launch function runs: named for what the address was. Any other
+ * fault (or one in the harness) is a plain crash. */
+static void on_fault(int sig, siginfo_t *info, void *context)
+{
+    static char message[1200];
+    static char what[256];
+    uintptr_t addr = (uintptr_t)info->si_addr;
+    (void)context;
+    if (!g_in_launch) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    g_in_launch = 0;
+    for (size_t i = 0; i < g_in.count; i++) {
+        const labio_record *r = &g_in.records[i];
+        if (r->data && addr - (uintptr_t)r->data < labio_page_span(r) && r->type != LABIO_I64 && r->type != LABIO_TEXT)
+            fail(EXIT_POLICY, "[host-compute] the launch function read the harness's host copy of the inputs "
+                 "(record %s): only kernels may compute the answer, from the device copies", r->name);
+    }
+    int device = g_running_case && device_array_holds(g_running_case, addr, what, sizeof what);
+#ifdef LAB_EMULATION
+    if (!device)
+        device = emu_harness_device_address(addr, what, sizeof what);
+#endif
+    if (device)
+        fail(EXIT_POLICY, "[host-compute] the launch function dereferenced a device pointer on the host (%s, "
+             "address %p): device memory is not host memory, and only kernels may read it. A launch function "
+             "launches kernels; the harness copies the results back", what, (void *)addr);
+    snprintf(message, sizeof message, "[crash] the launch function crashed with signal %d (%s) at address %p: a "
+             "bad host pointer (host code may touch only its own variables; device memory is for kernels)",
+             sig, sig == SIGSEGV ? "segmentation fault" : "bus error", (void *)addr);
+    fail(EXIT_CUDA, "%s", message);
+}
+
+static void install_fault_handler(void)
+{
+    static char altstack[1 << 16];
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = altstack;
+    ss.ss_size = sizeof altstack;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 /* ---- one case ---------------------------------------------------------------------------- */
 
-typedef struct {
+typedef struct lab_case {
     const lab_task_info *info;
     lab_sizes size;
     int64_t repeats;
@@ -406,6 +501,21 @@ static void free_case(lab_case *lc)
     device_array_free(&lc->scratch);
 }
 
+/* Which of the case's device arrays holds addr (a host dereference of a device pointer faults
+ * there on a GPU too). */
+static int device_array_holds(const lab_case *lc, uintptr_t addr, char *what, size_t size)
+{
+    const device_array *arrays[] = {&lc->in[0], &lc->in[1], &lc->pristine[0], &lc->pristine[1], &lc->out, &lc->scratch};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        const device_array *a = arrays[i];
+        if (a->data && addr >= (uintptr_t)a->data && addr - (uintptr_t)a->data < a->bytes) {
+            snprintf(what, size, "byte %zu of the device array %s", (size_t)(addr - (uintptr_t)a->data), a->what);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Restore inputs (reductions work in place) and poison the outputs, so an
  * element the kernel never writes is caught by the checker. */
 static void reset_case(lab_case *lc)
@@ -457,6 +567,7 @@ static unsigned int start_launch(const lab_variant *v, lab_case *lc)
     unsigned int grid = 0;
     void *a = lc->in[0].data, *b = lc->in[1].data, *out = lc->out.data;
     const lab_sizes *s = &lc->size;
+    g_running_case = lc;
     g_in_launch = 1;
     switch (lc->info->task) {
     case TASK_VEC_SINE:
@@ -501,7 +612,14 @@ static void finish_launch(lab_case *lc, unsigned int grid)
     }
 }
 
-static void launch_case(const lab_variant *v, lab_case *lc) { finish_launch(lc, start_launch(v, lc)); }
+/* One untimed run: the inputs' host copies closed while the launch function runs. */
+static void launch_case(const lab_variant *v, lab_case *lc)
+{
+    protect_inputs(1);
+    unsigned int grid = start_launch(v, lc);
+    protect_inputs(0);
+    finish_launch(lc, grid);
+}
 
 static void check_all_guards(const lab_case *lc, const char *after)
 {
@@ -520,6 +638,24 @@ static void write_emulator_counts(FILE *out, int c)
 #define PUT_COUNTER(name, metric, doc) labio_put_case_i64(out, c, LAB_MEASURED_PREFIX #name, (int64_t)counts.name);
     LAB_EMU_COUNTERS(PUT_COUNTER)
 #undef PUT_COUNTER
+}
+#endif
+
+#ifdef LAB_EMULATION
+/* Which input bytes no kernel thread loaded (nor a device-to-device copy read) in the first run:
+ * the emulator marks each byte a kernel loads. The checker holds a right answer to it: one from
+ * inputs no kernel read was not computed on the device. */
+static void write_inputs_loaded(FILE *out, int c, const lab_case *lc)
+{
+    char key[LABIO_NAME_MAX];
+    for (int i = 0; i < lc->info->input_count; i++) {
+        long long first = -1;
+        int64_t record[2];
+        record[0] = emu_harness_bytes_not_loaded(lc->in[i].data, lc->in[i].bytes, &first);
+        record[1] = first;
+        snprintf(key, sizeof key, "%s.%s", LABIO_UNLOADED, lc->info->inputs[i].key);
+        labio_put_case(out, c, key, LABIO_I64, record, 2);
+    }
 }
 #endif
 
@@ -621,6 +757,7 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     check_all_guards(&lc, "first run");
 #ifdef LAB_EMULATION
     write_emulator_counts(out, c);
+    write_inputs_loaded(out, c, &lc);
 #endif
     if (info->reduction)
         labio_put_case_i64(out, c, LABIO_GRID, lc.grid);
@@ -646,9 +783,11 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
              * synchronization inside the timed span would add its wake-up latency (some 20 us
              * on an H100, a third of a 2^24 sum) to every kernel. Lab files may not create
              * non-blocking streams (tools/lab-policy), which would escape the stop event. */
+            protect_inputs(1); /* before the start event: its system calls stay out of the timed span */
             CUDA_CHECK(cudaEventRecord(start, 0));
             unsigned int grid = start_launch(v, &lc);
             CUDA_CHECK(cudaEventRecord(stop, 0));
+            protect_inputs(0);
             finish_launch(&lc, grid);
             CUDA_CHECK(cudaEventSynchronize(stop));
             CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
@@ -685,34 +824,62 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     labio_put_case_text(out, c, LABIO_STATUS, LABIO_STATUS_OK);
 }
 
-/* The checker's token, from a file the harness removes at once: the lab file's
- * code runs later and cannot read it there. */
-static void read_token(const char *path)
+/* The checker's token, read from its channel only now that no kernel will run again: while
+ * the lab file's code ran it was in no memory of this program. */
+static void read_token(char *token, size_t size)
 {
-    FILE *f = fopen(path, "r");
-    if (!f || !fgets(g_token, sizeof g_token, f))
-        fail(EXIT_USAGE, "cannot read the token file %s", path);
-    fclose(f);
-    g_token[strcspn(g_token, "\r\n")] = '\0';
-    remove(path);
+    size_t got = 0;
+    while (got + 1 < size) {
+        ssize_t n = read(LAB_TOKEN_FD, token + got, size - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    token[got] = '\0';
+    token[strcspn(token, "\r\n")] = '\0';
+    close(LAB_TOKEN_FD);
+    if (!token[0])
+        fail(EXIT_USAGE, "no token on the checker's channel (descriptor %d)", LAB_TOKEN_FD);
 }
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: lab --input FILE --output FILE --variant NAME [--token FILE]\n"
+    fprintf(stderr, "usage: lab --input FILE --variant NAME 3>RESULTS 4<TOKEN\n"
                     "       lab --list\n"
-                    "Run by the checker: `make check` builds this program and runs it for you.\n");
+                    "Run by the checker: `make check` builds this program and runs it for you. The results go\n"
+                    "to descriptor %d and the run ends with the token read from descriptor %d.\n",
+            LAB_RESULTS_FD, LAB_TOKEN_FD);
 }
+
+#ifdef LAB_EMULATION
+/* The emulator's modes as it read them at start-up: the checker compares them with its own. */
+static void write_emulator_modes(void)
+{
+    const char *name;
+    char value[64], key[LABIO_NAME_MAX];
+    for (int i = 0; emu_harness_mode(i, &name, value, sizeof value) == 0; i++) {
+        snprintf(key, sizeof key, "%s%s", LABIO_EMU_MODE_PREFIX, name);
+        labio_put_text(g_out, key, value);
+    }
+}
+#endif
 
 int main(int argc, char **argv)
 {
-    const char *input = NULL, *output = NULL, *variant_name = NULL, *token = NULL;
+    const char *input = NULL, *variant_name = NULL;
     const lab_variant *variant = NULL;
     const lab_task_info *info;
-    labio_file in;
-    char err[512];
+    char err[512], token[LAB_TOKEN_MAX + 2];
     int64_t task = 0, cases = 0;
 
+    /* Before anything else, and before any lab code: faults are named, and on the emulator its
+     * modes are read and device memory is closed to host code. */
+    install_fault_handler();
+#ifdef LAB_EMULATION
+    emu_harness_init();
+#endif
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) {
             for (int v = 0; v < lab_variant_count; v++)
@@ -720,32 +887,33 @@ int main(int argc, char **argv)
             return 0;
         } else if (i + 1 < argc && strcmp(argv[i], "--input") == 0) {
             input = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--output") == 0) {
-            output = argv[++i];
         } else if (i + 1 < argc && strcmp(argv[i], "--variant") == 0) {
             variant_name = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--token") == 0) {
-            token = argv[++i];
         } else {
             usage();
             return EXIT_USAGE;
         }
     }
-    if (!input || !output || !variant_name) {
+    if (!input || !variant_name) {
         usage();
         return EXIT_USAGE;
     }
-    if (token)
-        read_token(token);
-
-    g_out = labio_create(output);
-    if (!g_out) {
-        fprintf(stderr, "lab: cannot create %s\n", output);
+    if (fcntl(LAB_RESULTS_FD, F_GETFD) < 0 || fcntl(LAB_TOKEN_FD, F_GETFD) < 0 ||
+        !(g_out = fdopen(LAB_RESULTS_FD, "wb"))) {
+        fprintf(stderr, "lab: descriptors %d (results) and %d (token) are not open: this program is run by the "
+                "checker (make check)\n", LAB_RESULTS_FD, LAB_TOKEN_FD);
+        usage();
         return EXIT_USAGE;
     }
-    if (labio_read(input, &in, err, sizeof err) != 0)
+    fcntl(LAB_RESULTS_FD, F_SETFD, FD_CLOEXEC);
+    fcntl(LAB_TOKEN_FD, F_SETFD, FD_CLOEXEC);
+    if (labio_begin(g_out) != 0) {
+        fprintf(stderr, "lab: cannot write to the results channel\n");
+        return EXIT_USAGE;
+    }
+    if (labio_read_paged(input, &g_in, err, sizeof err) != 0)
         fail(EXIT_INPUT, "%s", err);
-    if (labio_get_i64(&in, LABIO_TASK, &task) != 0 || labio_get_i64(&in, LABIO_CASES, &cases) != 0 || cases < 1 ||
+    if (labio_get_i64(&g_in, LABIO_TASK, &task) != 0 || labio_get_i64(&g_in, LABIO_CASES, &cases) != 0 || cases < 1 ||
         !(info = lab_task_find(task)))
         fail(EXIT_INPUT, "input file %s has no task or no cases", input);
 
@@ -759,13 +927,16 @@ int main(int argc, char **argv)
              lab_task_name(variant->task), lab_task_name((lab_task)task));
 
     labio_put_text(g_out, LABIO_VARIANT, variant_name);
+#ifdef LAB_EMULATION
+    write_emulator_modes();
+#endif
     write_device_facts();
     for (int c = 0; c < (int)cases; c++)
-        run_case(g_out, &in, c, variant, info);
+        run_case(g_out, &g_in, c, variant, info);
 
-    labio_put_text(g_out, LABIO_DONE, g_token);
-    fclose(g_out);
-    g_out = NULL;
-    labio_free(&in);
-    return 0;
+    read_token(token, sizeof token);
+    labio_put_text(g_out, LABIO_DONE, token);
+    if (fclose(g_out) != 0)
+        _exit(EXIT_USAGE);
+    _exit(0); /* nothing of anyone's runs after the harness */
 }

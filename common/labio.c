@@ -1,4 +1,5 @@
 /* labio: see labio.h for the format. */
+#define _POSIX_C_SOURCE 200809L
 #include "labio.h"
 
 #include <stdarg.h>
@@ -22,12 +23,17 @@ size_t labio_type_size(labio_type type)
     return 0;
 }
 
+int labio_begin(FILE *f)
+{
+    return fwrite(LABIO_MAGIC, 1, sizeof LABIO_MAGIC, f) == sizeof LABIO_MAGIC && fflush(f) == 0 ? 0 : -1;
+}
+
 FILE *labio_create(const char *path)
 {
     FILE *f = fopen(path, "wb");
     if (!f)
         return NULL;
-    if (fwrite(LABIO_MAGIC, 1, sizeof LABIO_MAGIC, f) != sizeof LABIO_MAGIC) {
+    if (labio_begin(f) != 0) {
         fclose(f);
         return NULL;
     }
@@ -70,7 +76,33 @@ static int append_record(labio_file *file, const labio_record *record)
     return 0;
 }
 
+size_t labio_page_span(const labio_record *record)
+{
+    size_t bytes = (size_t)record->count * labio_type_size(record->type) + 1;
+    return (bytes + LABIO_PAGE - 1) / LABIO_PAGE * LABIO_PAGE;
+}
+
+static void *record_alloc(const labio_record *record, int paged)
+{
+    void *data = NULL;
+    if (!paged)
+        return malloc((size_t)(record->count * labio_type_size(record->type)) + 1);
+    return posix_memalign(&data, LABIO_PAGE, labio_page_span(record)) == 0 ? data : NULL;
+}
+
+static int read_file(const char *path, labio_file *file, char *err, size_t err_size, int paged);
+
 int labio_read(const char *path, labio_file *file, char *err, size_t err_size)
+{
+    return read_file(path, file, err, err_size, 0);
+}
+
+int labio_read_paged(const char *path, labio_file *file, char *err, size_t err_size)
+{
+    return read_file(path, file, err, err_size, 1);
+}
+
+static int read_file(const char *path, labio_file *file, char *err, size_t err_size, int paged)
 {
     char magic[sizeof LABIO_MAGIC];
     FILE *f;
@@ -116,7 +148,7 @@ int labio_read(const char *path, labio_file *file, char *err, size_t err_size)
             labio_free(file);
             return -1;
         }
-        record.data = malloc((size_t)bytes + 1);
+        record.data = record_alloc(&record, paged);
         if (!record.data) {
             snprintf(err, err_size, "out of memory reading %s", path);
             fclose(f);
@@ -147,6 +179,15 @@ void labio_free(labio_file *file)
         free(file->records[i].data);
     free(file->records);
     memset(file, 0, sizeof *file);
+}
+
+const char *labio_first_duplicate(const labio_file *file)
+{
+    for (size_t i = 1; i < file->count; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(file->records[i].name, file->records[j].name) == 0)
+                return file->records[i].name;
+    return NULL;
 }
 
 const labio_record *labio_find(const labio_file *file, const char *name, labio_type type)

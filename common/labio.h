@@ -46,6 +46,7 @@ size_t labio_type_size(labio_type type);
 
 /* Writing: open, add records, close. Each record is flushed as it is written. */
 FILE *labio_create(const char *path);
+int labio_begin(FILE *f); /* the magic, on a stream opened elsewhere (0, or -1) */
 int labio_put(FILE *f, const char *name, labio_type type, const void *data, uint64_t count);
 int labio_put_i64(FILE *f, const char *name, int64_t value);
 int labio_put_f64(FILE *f, const char *name, double value);
@@ -53,7 +54,14 @@ int labio_put_text(FILE *f, const char *name, const char *text);
 
 /* Reading: returns 0 and fills *file, or -1 with a message in err. */
 int labio_read(const char *path, labio_file *file, char *err, size_t err_size);
+/* The same, with the data of every record on whole pages of its own (LABIO_PAGE bytes,
+ * labio_page_span(record) of them), so that they can be protected one by one. */
+#define LABIO_PAGE 4096u
+int labio_read_paged(const char *path, labio_file *file, char *err, size_t err_size);
+size_t labio_page_span(const labio_record *record);
 void labio_free(labio_file *file);
+/* The name of the first record that appears twice (a file one writer writes once has none), or NULL. */
+const char *labio_first_duplicate(const labio_file *file);
 
 /* Lookup by name; NULL when absent or of another type. */
 const labio_record *labio_find(const labio_file *file, const char *name, labio_type type);

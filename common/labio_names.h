@@ -11,6 +11,14 @@
  * and for a timed case a second set, "timing.<array>", that the timed runs use */
 #define LABIO_TIMING_PREFIX "timing."
 
+/* The channels between the checker and a lab program: the checker opens both before the
+ * program starts. The harness writes the output records to LAB_RESULTS_FD (a pipe the
+ * checker reads into its own file: nothing else can put a file in its place) and reads the
+ * checker's token from LAB_TOKEN_FD once the last kernel has run, to end the output with. */
+#define LAB_RESULTS_FD 3
+#define LAB_TOKEN_FD 4
+#define LAB_TOKEN_MAX 64 /* bytes of a token, at most */
+
 /* Output file */
 #define LABIO_VARIANT "variant"
 #define LABIO_BACKEND "backend" /* "gpu" or "emu" */
@@ -31,6 +39,12 @@
 #define LABIO_E2E_MS "e2e_ms"     /* f64[repeats]: copy in + kernel + copy out */
 #define LABIO_CPU_MS "cpu_ms"     /* f64[repeats]: a plain CPU loop over the same data */
 #define LABIO_MEASURED "measured" /* c<case>.measured.<counter>: i64 counts from the emulator, first run */
+/* c<case>.unloaded.<array>: i64 [bytes, first byte]: on the emulator, the bytes of an input that
+ * no kernel thread loaded in the first run (the checker fails a right answer that left any) */
+#define LABIO_UNLOADED "unloaded"
+/* The emulator's modes as it read them at start-up, before any lab code ran (text): the
+ * checker sets them in the environment and takes a run only when they come back the same. */
+#define LABIO_EMU_MODE_PREFIX "emu."
 
 /* Outputs are filled with these bytes before every run; a value still made of
  * them afterwards was never written. 0xFFFFFFFF is a NaN no arithmetic produces

@@ -16,6 +16,11 @@
  *                       -> extern EMU_DYNAMIC_SHARED T name[] __asm__("emu_dynamic_shared");
  *     (every extern __shared__ array names the one dynamic shared buffer, as in CUDA)
  *
+ *   __device__ on a variable (not a function or lambda)
+ *                       -> __device__ EMU_DEVICE_VAR     (the section emu_device: device
+ *                          memory, closed to host code like a cudaMalloc block)
+ *                       -> __device__ EMU_DEVICE_CONST   (emu_device_ro, for a const one)
+ *
  * Text is only moved, never dropped, and a launch keeps its line breaks, so the
  * lines of the output match the input and #line 1 "NAME" makes compiler
  * messages point at the student's file and line.
@@ -245,6 +250,115 @@ static void previous_word(const buf *out, char *word, size_t size)
     word[n] = 0;
 }
 
+/* The identifier at i (src[i] starts one), its end in *end. */
+static size_t word_end(size_t i)
+{
+    while (i < len && is_ident((unsigned char)src[i]))
+        i++;
+    return i;
+}
+
+static int word_is(size_t i, size_t e, const char *w) { return e - i == strlen(w) && memcmp(src + i, w, e - i) == 0; }
+
+/* From i (an opening bracket), the index just past its closing one; brackets of one kind. */
+static size_t skip_balanced(size_t i, char open, char close)
+{
+    int d = 0;
+    while (i < len) {
+        size_t j = skip_literal(i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (src[i] == open)
+            d++;
+        else if (src[i] == close && --d == 0)
+            return i + 1;
+        else if (open == '<' && (src[i] == ';' || src[i] == '{'))
+            return i; /* a less-than, not template arguments */
+        i++;
+    }
+    return len;
+}
+
+/* After a `__device__` ending at e: 0 when it declares a function or a lambda, 1 a variable,
+ * 2 a const variable, 3 a managed one (its own __managed__ section). Reads the declaration's
+ * tokens up to its declarator: a name followed by ( is a function, by [ = ; { or , a variable.
+ * Inside a preprocessor line nothing is decided (0). */
+static int device_declares(size_t e)
+{
+    size_t line = e;
+    while (line > 0 && src[line - 1] != '\n')
+        line--;
+    while (line < e && (src[line] == ' ' || src[line] == '\t'))
+        line++;
+    if (src[line] == '#')
+        return 0;
+    int after_word = 0, is_const = 0, indirect_after_const = 0;
+    size_t k = e;
+    while (k < len) {
+        size_t j = skip_literal(k);
+        if (j != k) {
+            k = j;
+            continue;
+        }
+        char c = src[k];
+        if (isspace((unsigned char)c)) {
+            k++;
+            continue;
+        }
+        if (is_ident((unsigned char)c)) {
+            size_t we = word_end(k);
+            if (word_is(k, we, "operator"))
+                return 0;
+            if (word_is(k, we, "__managed__"))
+                return 3;
+            if (word_is(k, we, "__constant__") || word_is(k, we, "__shared__"))
+                return 0; /* their own sections */
+            if (word_is(k, we, "__attribute__") || word_is(k, we, "__align__") || word_is(k, we, "alignas") ||
+                word_is(k, we, "__launch_bounds__") || word_is(k, we, "decltype") || word_is(k, we, "__declspec")) {
+                k = we;
+                while (k < len && isspace((unsigned char)src[k]))
+                    k++;
+                if (k < len && src[k] == '(')
+                    k = skip_balanced(k, '(', ')');
+                after_word = 0;
+                continue;
+            }
+            if (word_is(k, we, "const") || word_is(k, we, "constexpr")) {
+                is_const = 1;
+                indirect_after_const = 0;
+            }
+            after_word = !word_is(k, we, "__device__") && !word_is(k, we, "__host__");
+            k = we;
+            continue;
+        }
+        if (c == '<' && after_word) {
+            k = skip_balanced(k, '<', '>');
+            continue;
+        }
+        if (c == '(') {
+            if (!after_word)
+                return 0; /* a lambda: [] __device__ (...) */
+            size_t n = k + 1;
+            while (n < len && isspace((unsigned char)src[n]))
+                n++;
+            if (src[n] == '*' || src[n] == '&' || src[n] == '^')
+                return 1; /* a pointer to a function: a variable */
+            return 0;
+        }
+        if (c == '[' || c == '=' || c == ';' || c == '{' || c == ',')
+            return is_const && !indirect_after_const ? 2 : 1;
+        if (c == '*' || c == '&')
+            indirect_after_const = 1;
+        if (c == ')' || c == '}')
+            return 0;
+        after_word = 0;
+        k++;
+    }
+    return 0;
+}
+
 static void rewrite(buf *out)
 {
     size_t i = 0;
@@ -347,6 +461,36 @@ static void rewrite(buf *out)
                     puts_(out, "EMU_SHARED");
                 } else {
                     puts_(out, "static EMU_SHARED");
+                }
+            } else if (e - i == 10 && memcmp(src + i, "__device__", 10) == 0) {
+                char prev[32];
+                previous_word(out, prev, sizeof prev);
+                put(out, src + i, e - i);
+                int kind = strcmp(prev, "__managed__") == 0 || strcmp(prev, "__constant__") == 0 ? 0 : device_declares(e);
+                if (kind == 1 || kind == 2) {
+                    /* after any C++11 attributes (alignas(16), [[...]]): a GNU attribute may not precede them */
+                    size_t at = e;
+                    for (;;) {
+                        size_t k = at;
+                        while (k < len && isspace((unsigned char)src[k]))
+                            k++;
+                        if (k + 7 <= len && memcmp(src + k, "alignas", 7) == 0 && !is_ident((unsigned char)src[k + 7])) {
+                            k += 7;
+                            while (k < len && isspace((unsigned char)src[k]))
+                                k++;
+                            if (k < len && src[k] == '(') {
+                                at = skip_balanced(k, '(', ')');
+                                continue;
+                            }
+                        } else if (k + 1 < len && src[k] == '[' && src[k + 1] == '[') {
+                            at = skip_balanced(k, '[', ']');
+                            continue;
+                        }
+                        break;
+                    }
+                    put(out, src + e, at - e);
+                    puts_(out, kind == 1 ? " EMU_DEVICE_VAR" : " EMU_DEVICE_CONST");
+                    e = at;
                 }
             } else {
                 put(out, src + i, e - i);

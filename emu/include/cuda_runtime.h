@@ -101,6 +101,21 @@ struct cudaDeviceProp {
 };
 typedef struct cudaDeviceProp cudaDeviceProp;
 
+/* What cudaPointerGetAttributes says of a pointer: device memory (a cudaMalloc block, a
+ * __device__ variable) or host memory the runtime does not know. */
+enum cudaMemoryType {
+    cudaMemoryTypeUnregistered = 0,
+    cudaMemoryTypeHost = 1,
+    cudaMemoryTypeDevice = 2,
+    cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+    enum cudaMemoryType type;
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+};
+
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 
@@ -191,6 +206,10 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpy
 cudaError_t cudaMemset(void *ptr, int value, size_t bytes);
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes, cudaStream_t stream EMU_DEFAULT_STREAM);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+/* cudaMemcpyToSymbol and cudaMemcpyFromSymbol (templates below) copy through these. */
+cudaError_t emu_memcpy_to_symbol(void *symbol, const void *src, size_t bytes);
+cudaError_t emu_memcpy_from_symbol(void *dst, const void *symbol, size_t bytes);
 
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
@@ -261,7 +280,13 @@ enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_A
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 #define __constant__ __attribute__((section("emu_constant")))
-#define __managed__
+/* Managed memory is host memory too, which no lab file may have (tools/lab-policy refuses an
+ * object with this section). */
+#define __managed__ __attribute__((section("emu_managed")))
+/* emu/rewrite marks the __device__ variables (not the functions) with one of these: device
+ * memory, closed to host code like cudaMalloc's blocks, and its read-only part. */
+#define EMU_DEVICE_VAR __attribute__((section("emu_device")))
+#define EMU_DEVICE_CONST __attribute__((section("emu_device_ro")))
 /* emu/rewrite turns `__shared__` into `static EMU_SHARED` (and `extern __shared__ T a[]`
  * into the dynamic shared buffer); this fallback serves code that skipped it. */
 #define EMU_SHARED __attribute__((section("emu_shared")))
@@ -460,8 +485,7 @@ static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t 
     (void)kind;
     if (offset + count > sizeof(T))
         return cudaErrorInvalidValue;
-    memcpy((char *)&symbol + offset, src, count);
-    return cudaSuccess;
+    return emu_memcpy_to_symbol((char *)&symbol + offset, src, count);
 }
 template <typename T>
 static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
@@ -470,8 +494,7 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
     (void)kind;
     if (offset + count > sizeof(T))
         return cudaErrorInvalidValue;
-    memcpy(dst, (const char *)&symbol + offset, count);
-    return cudaSuccess;
+    return emu_memcpy_from_symbol(dst, (const char *)&symbol + offset, count);
 }
 
 #endif /* __cplusplus */

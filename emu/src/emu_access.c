@@ -14,7 +14,8 @@
 
 char emu_dynamic_shared[DYN_SHARED_MAX] __attribute__((section("emu_shared"), aligned(256)));
 extern char __start_emu_constant[] __attribute__((weak)), __stop_emu_constant[] __attribute__((weak));
-extern char __executable_start[], _end[];
+extern char __start_emu_device_ro[] __attribute__((weak)), __stop_emu_device_ro[] __attribute__((weak));
+extern char __executable_start[], __data_start[], _end[];
 
 emu_counters emu_counts;
 size_t emu_dyn_shared_bytes;
@@ -143,6 +144,16 @@ static void __attribute__((noinline)) shared_oob(emu_lane *l, uintptr_t a, unsig
                emu_kind_name(kind), size, (void *)a, where, (size_t)(a - (uintptr_t)emu_dynamic_shared), emu_dyn_shared_bytes);
 }
 
+static void __attribute__((noinline)) const_store(emu_lane *l, uintptr_t a, unsigned size, const char *what,
+                                                  uintptr_t site)
+{
+    char where[128];
+    emu_describe_thread(where, sizeof where);
+    emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                   "a kernel %s of %u bytes to %s at %p by %s: kernels only read it (the host fills it with "
+                   "cudaMemcpyToSymbol)", emu_kind_name(K_STORE), size, what, (void *)a, where);
+}
+
 /* A GPU reads and writes 16 bytes (a float4, an int4) in one access only at an address that is
  * a multiple of 16, and faults on any other ("misaligned address"); the CPU would not. Only the
  * 16-byte accesses are checked: narrower ones may come from the host compiler joining the
@@ -184,12 +195,20 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
         return; /* local memory */
     } else if (a - emu_scratch_lo < emu_scratch_hi - emu_scratch_lo) {
         return; /* launch arguments */
-    } else if (a - (uintptr_t)__start_emu_constant < (uintptr_t)(__stop_emu_constant - __start_emu_constant)) {
-        return; /* __constant__ */
-    } else if (a >= (uintptr_t)__executable_start && a < (uintptr_t)_end) {
+    } else if (emu_is_device_variable(a)) {
         space = SP_GLOBAL; /* a __device__ variable */
+    } else if (a - (uintptr_t)__start_emu_device_ro < (uintptr_t)(__stop_emu_device_ro - __start_emu_device_ro)) {
+        if (kind != K_LOAD)
+            const_store(l, a, size, "a const __device__ variable", site);
+        space = SP_GLOBAL; /* a const __device__ variable */
+    } else if (a - (uintptr_t)__start_emu_constant < (uintptr_t)(__stop_emu_constant - __start_emu_constant)) {
+        if (kind != K_LOAD)
+            const_store(l, a, size, "__constant__ memory", site);
+        return; /* __constant__: read-only for kernels */
+    } else if (a >= (uintptr_t)__executable_start && a < (uintptr_t)__data_start && kind == K_LOAD) {
+        return; /* read-only data of the program (literals, tables the compiler made) */
     } else {
-        global_oob(l, a, size, kind, site);
+        global_oob(l, a, size, kind, site); /* host memory: the host program's variables, its heap */
         return;
     }
     if (__builtin_expect(size == 16 && (a & 15) != 0, 0))
@@ -216,6 +235,61 @@ HOOKS(8)
 HOOKS(16)
 
 void emu_atomic_site(void *address, unsigned int bytes) { emu_access((uintptr_t)address, bytes, K_ATOMIC, RA()); }
+
+/* memcpy, memmove and memset as the lab file's code calls them (emucc renames them to these):
+ * on the host side the C library's; in a kernel, access by access through the hooks, 4 bytes
+ * at a time where both addresses allow it, so a kernel's copy is checked and counted like its
+ * loads and stores (the library's would be neither). */
+static void kernel_copy(char *d, const char *s, size_t n, uintptr_t site)
+{
+    int backwards = d > s && d < s + n; /* memmove's overlap */
+    size_t i = 0;
+    while (i < n) {
+        size_t left = n - i, w = 1;
+        size_t at = backwards ? n - i : i;
+        if (left >= 4 && ((uintptr_t)(d + (backwards ? at - 4 : at)) & 3) == 0 &&
+            ((uintptr_t)(s + (backwards ? at - 4 : at)) & 3) == 0)
+            w = 4;
+        size_t off = backwards ? at - w : at;
+        emu_access((uintptr_t)(s + off), (unsigned)w, K_LOAD, site);
+        unsigned char tmp[4];
+        memcpy(tmp, s + off, w);
+        emu_access((uintptr_t)(d + off), (unsigned)w, K_STORE, site);
+        memcpy(d + off, tmp, w);
+        i += w;
+    }
+}
+
+void *emu_kernel_memcpy(void *dst, const void *src, size_t n)
+{
+    if (!emu_cur)
+        return memcpy(dst, src, n);
+    kernel_copy(dst, src, n, RA());
+    return dst;
+}
+
+void *emu_kernel_memmove(void *dst, const void *src, size_t n)
+{
+    if (!emu_cur)
+        return memmove(dst, src, n);
+    kernel_copy(dst, src, n, RA());
+    return dst;
+}
+
+void *emu_kernel_memset(void *dst, int value, size_t n)
+{
+    if (!emu_cur)
+        return memset(dst, value, n);
+    uintptr_t site = RA();
+    unsigned char *d = dst;
+    for (size_t i = 0; i < n;) {
+        size_t w = n - i >= 4 && ((uintptr_t)(d + i) & 3) == 0 ? 4 : 1;
+        emu_access((uintptr_t)(d + i), (unsigned)w, K_STORE, site);
+        memset(d + i, value, w);
+        i += w;
+    }
+    return dst;
+}
 
 /* ---- atomics: the hook, then the read-modify-write ---- */
 

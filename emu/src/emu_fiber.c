@@ -85,6 +85,8 @@ void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, uintptr_t si
     abort(); /* unreachable: a faulted lane is never resumed */
 }
 
+unsigned int emu_stack_kb(void) { return (unsigned int)(emu_stack_bytes >> 10); }
+
 void emu_fiber_init(void)
 {
     if (stacks)
@@ -93,6 +95,8 @@ void emu_fiber_init(void)
     size_t kb = env ? strtoul(env, NULL, 10) : 256;
     if (kb < 64)
         kb = 64;
+    if (kb > (1u << 20))
+        kb = 1u << 20;
     emu_stack_bytes = kb << 10;
     size_t page = 4096, per = emu_stack_bytes + page;
     void *p = mmap(NULL, per * MAX_THREADS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -111,6 +115,8 @@ void emu_fiber_init(void)
 }
 
 /* ---- signals: time limit, crashes inside a kernel ---- */
+
+static struct sigaction previous_segv, previous_bus;
 
 static void on_signal(int sig, siginfo_t *info, void *ucv)
 {
@@ -143,6 +149,13 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
                    "the thread crashed (signal %d, address %p) outside the checked loads and stores", sig,
                    info->si_addr);
     }
+    /* A crash in host code: the handler installed before ours (the harness's) says what it was. */
+    struct sigaction *before = sig == SIGSEGV ? &previous_segv : sig == SIGBUS ? &previous_bus : NULL;
+    if (before && (before->sa_flags & SA_SIGINFO) && before->sa_sigaction) {
+        before->sa_sigaction(sig, info, ucv);
+    } else if (before && before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN && before->sa_handler) {
+        before->sa_handler(sig);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -164,8 +177,8 @@ void emu_signals_install(void)
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, NULL);
-    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGSEGV, &sa, &previous_segv);
+    sigaction(SIGBUS, &sa, &previous_bus);
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigaction(SIGALRM, &sa, NULL);
 }

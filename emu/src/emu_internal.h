@@ -43,6 +43,13 @@ const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes);
 /* The live allocation nearest to addr (for messages); NULL if there is none. */
 const emu_alloc *emu_alloc_nearest(uintptr_t addr);
 void emu_mem_init(void);
+/* Device memory closed to host code (emu_harness_init): open while a grid runs or the
+ * runtime's own calls copy (nested), closed again after. No effect before emu_mem_guard(). */
+void emu_mem_guard(void);
+void emu_device_open(void);
+void emu_device_close(void);
+/* addr is inside a __device__ variable (the emu_device section) */
+int emu_is_device_variable(uintptr_t addr);
 /* Frees every allocation (cudaDeviceReset). */
 void emu_mem_reset(void);
 /* Which bytes of the arena were ever written (1) or not (0): the shadow of
@@ -180,6 +187,7 @@ extern size_t emu_stack_bytes; /* of each lane */
 void emu_fiber_init(void);     /* the stacks (once) */
 void emu_fiber_start(emu_lane *l); /* a fresh fiber that will run the grid's kernel */
 void emu_signals_install(void);
+unsigned int emu_stack_kb(void); /* EMU_STACK_KB as read at start-up */
 void emu_yield(void);          /* from a lane back to the scheduler */
 void emu_resume(emu_lane *l);  /* from the scheduler into a lane, until it yields */
 
@@ -254,6 +262,10 @@ extern unsigned long long emu_steps;
 extern double emu_time_limit_s;
 extern volatile sig_atomic_t emu_timed_out;
 int emu_check_budget(void); /* -1 (and emu_fault) when the launch ran past its steps or time */
+void emu_settings_load(void);        /* the EMU_* modes and limits, read once */
+void emu_settings_reload(void);      /* read again (the emulator's own tests only) */
+unsigned long long emu_step_limit(void);
+extern const char *emu_trace_path;   /* EMU_TRACE as read at start-up (NULL: no trace) */
 
 /* emu_report.c */
 const char *emu_kind_name(int kind);

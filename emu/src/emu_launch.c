@@ -85,8 +85,16 @@ static int env_mode(const char *name, int off_allowed)
     return RACES_ERROR;
 }
 
-static void init_limits(void)
+/* The limits and modes, read from the environment once: by emu_harness_init() before any lab
+ * code runs, else at the first launch (the emulator's own tests). Nothing reads them later, so
+ * a program cannot change them once it runs. */
+static int settings_loaded;
+
+void emu_settings_load(void)
 {
+    if (settings_loaded)
+        return;
+    settings_loaded = 1;
     const char *e = getenv("EMU_STEP_LIMIT");
     step_limit = e ? strtoull(e, NULL, 10) : (1ull << 31);
     if (!step_limit)
@@ -95,8 +103,23 @@ static void init_limits(void)
     emu_time_limit_s = e ? strtod(e, NULL) : 300.0;
     emu_race_mode = env_mode("EMU_RACES", 1);
     emu_warp_sync_mode = env_mode("EMU_WARP_SYNC", 0);
+    emu_fiber_init(); /* EMU_STACK_KB */
+    emu_trace_init(); /* EMU_TRACE, EMU_TRACE_MAX */
+}
+
+unsigned long long emu_step_limit(void) { return step_limit; }
+
+/* The emulator's own tests change the modes between their cases. */
+void emu_settings_reload(void)
+{
+    settings_loaded = 0;
+    emu_settings_load();
+}
+
+static void init_limits(void)
+{
+    emu_settings_load();
     emu_report_new_launch(); /* races are reported once per host launch and pair of sites */
-    emu_trace_init();
 }
 
 void emu_launch_name(const char *name) { next_name = name; }
@@ -171,6 +194,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
     }
     queue_head = queue_tail = r;
     int failed = 0;
+    emu_device_open(); /* the grids may touch device memory; host code may not */
     while (queue_head) {
         emu_launch_rec *q = queue_head;
         queue_head = q->next;
@@ -196,6 +220,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
         memset(&it, 0, sizeof it);
         setitimer(ITIMER_REAL, &it, NULL);
     }
+    emu_device_close();
     emu_running = NULL;
     emu_cur = NULL;
     emu_scratch_reset();

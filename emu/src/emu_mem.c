@@ -1,6 +1,12 @@
 /* Device memory of the emulator: an arena of reserved address space that
  * cudaMalloc carves into blocks aligned to 256 bytes (as on a GPU), with a
- * table of live blocks so that every kernel access can be checked. */
+ * table of live blocks so that every kernel access can be checked.
+ *
+ * Once the harness has called emu_harness_init(), device memory (the blocks and the
+ * __device__ variables) is closed to host code, as a GPU's is: its pages are PROT_NONE
+ * except while a grid runs or the runtime's own calls (cudaMemcpy, cudaMemset) copy, so a
+ * launch function that dereferences a device pointer faults instead of computing the answer
+ * on the host. */
 #define _GNU_SOURCE
 #include "emu_internal.h"
 
@@ -20,6 +26,12 @@ uintptr_t emu_arena_lo, emu_arena_hi;
 unsigned char *emu_global_shadow;
 uintptr_t emu_scratch_lo, emu_scratch_hi;
 static uintptr_t scratch_next;
+
+/* __device__ variables: emu/rewrite puts them in the section emu_device. The pad, a page of its
+ * own at the section's end (the runtime is linked after the lab file), makes the section whole
+ * pages, which can be protected on their own. */
+char emu_device_pad[4096] __attribute__((section("emu_device"), aligned(4096)));
+extern char __start_emu_device[], __stop_emu_device[];
 
 static emu_alloc *allocs; /* sorted by start */
 static size_t alloc_count, alloc_cap;
@@ -68,6 +80,69 @@ void *emu_closure_alloc(size_t bytes)
 void emu_scratch_reset(void) { scratch_next = emu_scratch_lo; }
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+/* ---- device memory closed to host code ---- */
+
+static int guarding;    /* emu_harness_init() was called: host code may not touch device memory */
+static int open_depth;  /* > 0 while a grid runs or a runtime call copies: device memory is open */
+
+static void protect_all(int prot)
+{
+    for (size_t i = 0; i < alloc_count; i++)
+        mprotect((void *)allocs[i].start, allocs[i].span - GAP, prot);
+    mprotect(__start_emu_device, (size_t)(__stop_emu_device - __start_emu_device), prot);
+}
+
+void emu_device_open(void)
+{
+    if (guarding && open_depth++ == 0)
+        protect_all(PROT_READ | PROT_WRITE);
+}
+
+void emu_device_close(void)
+{
+    if (guarding && --open_depth == 0)
+        protect_all(PROT_NONE);
+}
+
+void emu_mem_guard(void)
+{
+    emu_mem_init();
+    if (guarding)
+        return;
+    guarding = 1;
+    if (open_depth == 0)
+        protect_all(PROT_NONE);
+}
+
+int emu_is_device_variable(uintptr_t a)
+{
+    return a - (uintptr_t)__start_emu_device < (uintptr_t)(__stop_emu_device - __start_emu_device) &&
+           a < (uintptr_t)emu_device_pad;
+}
+
+int emu_harness_device_address(uintptr_t a, char *what, size_t size)
+{
+    if (emu_is_device_variable(a)) {
+        char name[128];
+        size_t offset = 0;
+        if (emu_describe_data(a, name, sizeof name, &offset))
+            snprintf(what, size, "byte %zu of the __device__ variable %s", offset, name);
+        else
+            snprintf(what, size, "a __device__ variable");
+        return 1;
+    }
+    if (a - emu_arena_lo >= emu_arena_hi - emu_arena_lo)
+        return 0;
+    for (size_t i = 0; i < alloc_count; i++)
+        if (a >= allocs[i].start && a < allocs[i].start + allocs[i].span - GAP) {
+            snprintf(what, size, "byte %zu of a %zu-byte cudaMalloc block", (size_t)(a - allocs[i].start),
+                     allocs[i].bytes);
+            return 1;
+        }
+    snprintf(what, size, "device memory outside any live cudaMalloc block");
+    return 1;
+}
 
 const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes)
 {
@@ -151,6 +226,8 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     bytes_in_use += span;
     /* Fresh device memory is not zero on a GPU: make reading it before writing it visible. */
     memset((void *)at, 0xCD, bytes);
+    if (guarding && open_depth == 0)
+        mprotect((void *)at, span - GAP, PROT_NONE);
     *ptr = (void *)at;
     return cudaSuccess;
 }
@@ -206,7 +283,26 @@ cudaError_t cudaFreeHost(void *ptr)
     return cudaSuccess;
 }
 
-static int is_device(const void *p) { return (uintptr_t)p >= emu_arena_lo && (uintptr_t)p < emu_arena_hi; }
+static int is_device(const void *p)
+{
+    return ((uintptr_t)p >= emu_arena_lo && (uintptr_t)p < emu_arena_hi) || emu_is_device_variable((uintptr_t)p);
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *p)
+{
+    if (!attributes)
+        return cudaErrorInvalidValue;
+    memset(attributes, 0, sizeof *attributes);
+    if (is_device(p)) {
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->devicePointer = (void *)p;
+    } else {
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->hostPointer = (void *)p;
+    }
+    attributes->device = 0;
+    return cudaSuccess;
+}
 
 /* A device range must lie inside one live block. */
 static cudaError_t check_device_range(const char *call, const char *which, const void *p, size_t bytes)
@@ -226,6 +322,22 @@ static cudaError_t check_device_range(const char *call, const char *which, const
     return cudaErrorInvalidValue;
 }
 
+/* A copy's direction must match where its pointers point: on a GPU a host pointer passed as
+ * device memory, or a device pointer as host memory, faults or fails too. */
+static cudaError_t check_host_range(const char *call, const char *which, const void *p, size_t bytes)
+{
+    if (bytes == 0 || !is_device(p))
+        return cudaSuccess;
+    emu_host_error(cudaErrorInvalidValue, "%s: the %s pointer %p is device memory, but the copy's direction says host "
+                   "memory", call, which, p);
+    return cudaErrorInvalidValue;
+}
+
+/* The shadow byte of every arena byte: bit 0 written (by a host copy or memset, or a kernel's
+ * store or atomic), bit 1 loaded (by a kernel thread, or read by a device-to-device copy) since
+ * the last host copy or memset wrote it. */
+static unsigned char *shadow_at(const void *p) { return emu_global_shadow + ((uintptr_t)p - emu_arena_lo); }
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
     cudaError_t e;
@@ -235,13 +347,18 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
         kind = (cudaMemcpyKind)((is_device(src) ? 2 : 0) + (is_device(dst) ? 1 : 0));
     switch (kind) {
     case cudaMemcpyHostToHost:
+        if ((e = check_host_range("cudaMemcpy(HostToHost)", "destination", dst, bytes)) != cudaSuccess ||
+            (e = check_host_range("cudaMemcpy(HostToHost)", "source", src, bytes)) != cudaSuccess)
+            return e;
         break;
     case cudaMemcpyHostToDevice:
-        if ((e = check_device_range("cudaMemcpy(HostToDevice)", "destination", dst, bytes)) != cudaSuccess)
+        if ((e = check_device_range("cudaMemcpy(HostToDevice)", "destination", dst, bytes)) != cudaSuccess ||
+            (e = check_host_range("cudaMemcpy(HostToDevice)", "source", src, bytes)) != cudaSuccess)
             return e;
         break;
     case cudaMemcpyDeviceToHost:
-        if ((e = check_device_range("cudaMemcpy(DeviceToHost)", "source", src, bytes)) != cudaSuccess)
+        if ((e = check_device_range("cudaMemcpy(DeviceToHost)", "source", src, bytes)) != cudaSuccess ||
+            (e = check_host_range("cudaMemcpy(DeviceToHost)", "destination", dst, bytes)) != cudaSuccess)
             return e;
         break;
     case cudaMemcpyDeviceToDevice:
@@ -257,13 +374,60 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
         emu_set_error(cudaErrorInvalidValue, 0, NULL);
         return cudaErrorInvalidValue;
     }
+    emu_device_open();
     memmove(dst, src, bytes);
-    /* what the copy wrote is initialized; a device-to-device copy passes on what its source had */
-    if (bytes && kind == cudaMemcpyHostToDevice)
-        memset(emu_global_shadow + ((uintptr_t)dst - emu_arena_lo), 1, bytes);
-    else if (bytes && kind == cudaMemcpyDeviceToDevice)
-        memmove(emu_global_shadow + ((uintptr_t)dst - emu_arena_lo),
-                emu_global_shadow + ((uintptr_t)src - emu_arena_lo), bytes);
+    emu_device_close();
+    /* what the copy wrote is initialized and not yet loaded; a device-to-device copy passes on
+     * what its source had and reads the source (the data stays on the device) */
+    if (bytes && kind == cudaMemcpyHostToDevice && emu_alloc_find((uintptr_t)dst, bytes)) {
+        memset(shadow_at(dst), 1, bytes);
+    } else if (bytes && kind == cudaMemcpyDeviceToDevice && emu_alloc_find((uintptr_t)dst, bytes) &&
+               emu_alloc_find((uintptr_t)src, bytes)) {
+        unsigned char *d = shadow_at(dst), *s = shadow_at(src);
+        memmove(d, s, bytes);
+        for (size_t i = 0; i < bytes; i++) {
+            d[i] &= 1;
+            s[i] |= 2;
+        }
+    }
+    return cudaSuccess;
+}
+
+long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *first)
+{
+    long long missing = 0;
+    if (first)
+        *first = -1;
+    if (!emu_alloc_find((uintptr_t)p, bytes))
+        return 0;
+    const unsigned char *sh = shadow_at(p);
+    for (size_t i = 0; i < bytes; i++)
+        if (!(sh[i] & 2)) {
+            if (first && *first < 0)
+                *first = (long long)i;
+            missing++;
+        }
+    return missing;
+}
+
+/* cudaMemcpyToSymbol and cudaMemcpyFromSymbol (the header's templates call these). */
+cudaError_t emu_memcpy_to_symbol(void *symbol, const void *src, size_t bytes)
+{
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    emu_device_open();
+    memcpy(symbol, src, bytes);
+    emu_device_close();
+    return cudaSuccess;
+}
+
+cudaError_t emu_memcpy_from_symbol(void *dst, const void *symbol, size_t bytes)
+{
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    emu_device_open();
+    memcpy(dst, symbol, bytes);
+    emu_device_close();
     return cudaSuccess;
 }
 
@@ -280,9 +444,11 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
         return emu_sticky_error();
     if ((e = check_device_range("cudaMemset", "destination", ptr, bytes)) != cudaSuccess)
         return e;
+    emu_device_open();
     memset(ptr, value, bytes);
+    emu_device_close();
     if (bytes)
-        memset(emu_global_shadow + ((uintptr_t)ptr - emu_arena_lo), 1, bytes);
+        memset(shadow_at(ptr), 1, bytes);
     return cudaSuccess;
 }
 

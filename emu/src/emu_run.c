@@ -123,23 +123,28 @@ static int run_warp(unsigned int w)
                     emu_account(h, m);
             }
         }
-        /* initialization: stores and atomics write bytes, loads must find them written */
+        /* initialization: stores and atomics write bytes (bit 0), loads must find them written;
+         * loads and atomics also mark them loaded (bit 1, global memory: every input must be) */
         for (int i = 0; i < k; i++) {
             emu_lane *l = g[i];
             unsigned char *sh = emu_shadow_of(l->space, l->addr);
             if (!sh)
                 continue;
             if (l->kind != K_LOAD) {
-                memset(sh, 1, l->size);
+                for (unsigned int b = 0; b < l->size; b++)
+                    sh[b] |= (unsigned char)(l->kind == K_ATOMIC ? 3 : 1);
                 if (__builtin_expect(emu_uninit_n != 0, 0))
                     emu_uninit_store(l);
                 continue;
             }
-            for (unsigned int b = 0; b < l->size; b++)
-                if (__builtin_expect(!sh[b], 0)) {
+            int noted = 0;
+            for (unsigned int b = 0; b < l->size; b++) {
+                if (__builtin_expect(!(sh[b] & 1), 0) && !noted) {
                     emu_uninit_note(l, b);
-                    break;
+                    noted = 1;
                 }
+                sh[b] |= 2;
+            }
         }
         if (__builtin_expect(emu_early_recording | emu_early_checking, 0) && check_early(g, k) != 0)
             return -1;

@@ -38,6 +38,8 @@ static int launches;
 #define SITES 4096
 static uintptr_t sites[SITES];
 
+const char *emu_trace_path;
+
 void emu_trace_init(void)
 {
     if (tried)
@@ -46,6 +48,7 @@ void emu_trace_init(void)
     const char *path = getenv("EMU_TRACE");
     if (!path || !*path)
         return;
+    emu_trace_path = path;
     if (!(trace = fopen(path, "w"))) {
         fprintf(stderr, "emu: cannot write the trace %s (EMU_TRACE)\n", path);
         return;

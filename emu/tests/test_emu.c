@@ -26,6 +26,18 @@
 int add_emu_tests(void);
 
 /* An expected failure leaves a sticky error: reset the device, as a program would. */
+void emu_settings_reload(void); /* emu_internal.h: the modes are read once, so read them again */
+
+/* Sets (or, with NULL, removes) one of the emulator's modes for the next launches. */
+static void set_mode(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+    emu_settings_reload();
+}
+
 static void expect_kernel_error(int status, cudaError_t code, const char *fragment)
 {
     CU_ASSERT_EQUAL(status, (int)code);
@@ -91,9 +103,9 @@ static void test_lockstep_volatile_warp(void)
 {
     int sum = 0;
     /* the legacy idiom is a [warp-sync] error by default (test_broken_volatile_last_warp) */
-    setenv("EMU_WARP_SYNC", "warn", 1);
+    set_mode("EMU_WARP_SYNC", "warn");
     CU_ASSERT_EQUAL(emu_test_warp_reduce(&sum), cudaSuccess);
-    unsetenv("EMU_WARP_SYNC");
+    set_mode("EMU_WARP_SYNC", NULL);
     CU_ASSERT_EQUAL(sum, 64 * 65 / 2);
 }
 
@@ -103,10 +115,10 @@ static void test_missing_barrier_is_deterministic(void)
     CU_ASSERT_EQUAL(emu_test_block_sum(1, &good), cudaSuccess);
     CU_ASSERT_EQUAL(good, 1024);
     /* the race is reported (test_missing_barrier_is_a_race); as a warning, the kernel runs on */
-    setenv("EMU_RACES", "warn", 1);
+    set_mode("EMU_RACES", "warn");
     CU_ASSERT_EQUAL(emu_test_block_sum(0, &bad1), cudaSuccess);
     CU_ASSERT_EQUAL(emu_test_block_sum(0, &bad2), cudaSuccess);
-    unsetenv("EMU_RACES");
+    set_mode("EMU_RACES", NULL);
     CU_ASSERT_NOT_EQUAL(bad1, 1024);
     CU_ASSERT_EQUAL(bad1, bad2);
 }
@@ -213,16 +225,16 @@ static void test_shared_out_of_bounds(void)
 
 static void test_endless_loop(void)
 {
-    setenv("EMU_STEP_LIMIT", "100000", 1);
+    set_mode("EMU_STEP_LIMIT", "100000");
     expect_kernel_error(emu_test_endless(), cudaErrorLaunchTimeout, "probable endless loop");
-    unsetenv("EMU_STEP_LIMIT");
+    set_mode("EMU_STEP_LIMIT", NULL);
 }
 
 static void test_time_limit(void)
 {
-    setenv("EMU_TIME_LIMIT_S", "0.2", 1);
+    set_mode("EMU_TIME_LIMIT_S", "0.2");
     expect_kernel_error(emu_test_spin(), cudaErrorLaunchTimeout, "time limit");
-    unsetenv("EMU_TIME_LIMIT_S");
+    set_mode("EMU_TIME_LIMIT_S", NULL);
 }
 
 static void test_divergent_barrier(void)
@@ -292,6 +304,7 @@ static void run_case(case_fn fn, int arg, const char *const *env, case_run *r)
                 setenv(name, eq + 1, 1);
             }
         }
+        emu_settings_reload();
         int value = 0;
         int status = fn(arg, &value);
         fprintf(stderr, "\n@status %d %d %s\n", status, value, cudaGetErrorName((cudaError_t)status));

@@ -1,0 +1,38 @@
+/* What the course harness, and only it, asks of the emulator. A lab file may not call these
+ * (tools/lab-policy refuses them in a lab object): they describe and guard the run. */
+#ifndef EMU_HARNESS_H
+#define EMU_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Called first thing in main(), before any lab code runs: reads the emulator's modes from the
+ * environment once (EMU_RACES, EMU_WARP_SYNC, EMU_TIME_LIMIT_S, EMU_STEP_LIMIT, EMU_STACK_KB,
+ * EMU_TRACE; nothing reads them later), installs the signal handlers (a crash in host code goes
+ * on to the handler that was installed before) and closes device memory to host code: from
+ * now on only kernels and the runtime's own calls (cudaMemcpy, cudaMemset) touch it, as on a
+ * GPU, and host code that dereferences a device pointer faults. */
+void emu_harness_init(void);
+
+/* The modes read at start-up, one at a time: 0 and *name and value filled in for i = 0, 1, ...;
+ * -1 past the last. */
+int emu_harness_mode(int i, const char **name, char *value, size_t size);
+
+/* 1 when addr is device memory (a live cudaMalloc block, a __device__ variable), with a
+ * description ("byte 40 of a 4096-byte cudaMalloc block"); 0 otherwise. Safe in a signal handler. */
+int emu_harness_device_address(uintptr_t addr, char *what, size_t size);
+
+/* The bytes of [p, p + bytes) that no kernel thread loaded (and no device-to-device copy read)
+ * since a host copy or memset last wrote them; *first (may be NULL) gets the offset of the first
+ * of them, -1 when there is none. */
+long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *first);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
