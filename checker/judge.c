@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "labio_names.h"
+#include "pattern.h"
 #include "stages.h"
 #include "validate.h"
 
@@ -79,6 +80,7 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
         snprintf(k->message, sizeof k->message, "%s", o->error);
         return;
     }
+    char off_pattern[sizeof k->message] = "";
     for (int c = 0; c < set->count; c++) {
         const check_case *cs = &set->cases[c];
         char size[96];
@@ -124,6 +126,9 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
             set_failure(k, VERDICT_INPUTS_MODIFIED, "%s: %s", size, message);
             return;
         }
+        /* Right on this case; by the lab's pattern? Decided once every case is known right. */
+        if (!off_pattern[0] && pattern_off(check_lab_of(v), v, cs, &o->out, c, message, sizeof message))
+            snprintf(off_pattern, sizeof off_pattern, "%s: %s", size, message);
     }
     if (o->ended[0]) { /* every case passed, but the program did not end cleanly */
         set_failure(k, classify_stop(o, o->tail), "the program %s after the last case%s", o->ended,
@@ -135,6 +140,12 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
                     "the program ended before the harness finished, or its output was written by something other "
                     "than the harness (exit() in the launch function?). A lab file only computes; the harness ",
                     "writes the results");
+        return;
+    }
+    if (off_pattern[0]) {
+        k->correct = 0;
+        k->verdict = VERDICT_OFF_PATTERN;
+        snprintf(k->message, sizeof k->message, "%s", off_pattern);
         return;
     }
     k->correct = 1;

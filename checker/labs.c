@@ -9,38 +9,43 @@
  * for them the same finding is printed as a known hazard and the kernel can pass. */
 enum { WARP_SAFE = 0, LEGACY_WARP = 1 };
 
+/* Every lab's pattern band (checker/pattern.h): 2x the model's global loads and stores. A right
+ * answer that strays further was computed another way (a tiled kernel falling back to the naive
+ * loop: 16-32x; one thread per block: 32x). */
+#define PATTERN_BAND 2.0
+
 const check_lab check_labs[] = {
     {"00-thread-indexing", "thread_indexing.cu", "Thread indexing: 1-D and 2-D",
-     {{"sine", TASK_VEC_SINE, MODEL_VEC_SINE, 1, 0, WARP_SAFE, SIZES_LADDER}, {"mat_add", TASK_MAT_ADD, MODEL_MAT_ADD, 1, 16, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+     {{"sine", TASK_VEC_SINE, MODEL_VEC_SINE, 1, 0, WARP_SAFE, SIZES_LADDER}, {"mat_add", TASK_MAT_ADD, MODEL_MAT_ADD, 1, 16, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     {"01-matmul-naive", "matmul_naive.cu", "Matrix multiplication from global memory",
-     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+     {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     {"02-matmul-tiled", "matmul_tiled.cu", "Matrix multiplication with shared-memory tiles",
      {{"naive", TASK_MATMUL, MODEL_MATMUL_NAIVE, 1, 32, WARP_SAFE, SIZES_LADDER},
       {"tiled16", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 16, WARP_SAFE, SIZES_LADDER},
-      {"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+      {"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     {"03-reduce-divergence", "reduce_divergence.cu", "Reduction: warp divergence",
      {{"neighbored", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"neighbored_less", TASK_REDUCE_INT, MODEL_REDUCE_NEIGHBORED_LESS, 1, 0, WARP_SAFE, SIZES_LADDER},
-      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+      {"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     {"04-reduce-unrolling", "reduce_unrolling.cu", "Reduction: unrolling data blocks",
      {{"interleaved", TASK_REDUCE_INT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"unrolling2", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 2, 0, WARP_SAFE, SIZES_LADDER},
       {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE, SIZES_LADDER},
-      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+      {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     {"05-reduce-warp-unrolling", "reduce_warp_unrolling.cu", "Reduction: warp unrolling, templates, shuffles",
      {{"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER},
       {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP, SIZES_LADDER},
       {"complete_unroll8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER},
       {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER},
       {"syncwarp8", TASK_REDUCE_INT, MODEL_REDUCE_SYNCWARP, 8, 0, WARP_SAFE, SIZES_LADDER},
-      {"shuffle8", TASK_REDUCE_INT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+      {"shuffle8", TASK_REDUCE_INT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     {"06-dynamic-parallelism", "dynamic_parallelism.cu", "Dynamic parallelism (CUDA 12+)",
      {{"nested_hello", TASK_NESTED_HELLO, MODEL_NESTED_HELLO, 1, 0, WARP_SAFE, SIZES_LADDER},
-      {"recursive", TASK_REDUCE_INT, MODEL_REDUCE_RECURSIVE, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+      {"recursive", TASK_REDUCE_INT, MODEL_REDUCE_RECURSIVE, 1, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     {"07-reduce-float", "reduce_float.cu", "Float reduction: rounding, copies and the CPU",
      {{"neighbored_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_NEIGHBORED, 1, 0, WARP_SAFE, SIZES_LADDER},
       {"interleaved_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_INTERLEAVED, 1, 0, WARP_SAFE, SIZES_LADDER},
-      {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL},
+      {"shuffle8_float", TASK_REDUCE_FLOAT, MODEL_REDUCE_SHUFFLE, 8, 0, WARP_SAFE, SIZES_LADDER}}, NULL, NULL, PATTERN_BAND},
     /* The whole sum: `unroll` is the int4 loads per loop iteration, `tile` the threads per block. */
     {"08-reduce-bandwidth", "reduce_bandwidth.cu", "Reduction at the memory limit: the whole sum in 64 bits",
      {{"grid_stride", TASK_SUM_INT, MODEL_SUM_GRID_STRIDE, 1, 256, WARP_SAFE, SIZES_LADDER},
@@ -48,7 +53,7 @@ const check_lab check_labs[] = {
       {"single_pass", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 1, 256, WARP_SAFE, SIZES_LADDER},
       {"unrolled4", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 4, 1024, WARP_SAFE, SIZES_LADDER},
       {"atomic_total", TASK_SUM_INT, MODEL_SUM_ATOMIC, 4, 1024, WARP_SAFE, SIZES_LADDER}},
-     "cub", "cub::DeviceReduce::Sum"},
+     "cub", "cub::DeviceReduce::Sum", PATTERN_BAND},
     /* The register-tiled kernels' block geometry is their model kernel's own (checker/model.c). */
     {"09-sgemm-register-tiling", "sgemm.cu", "SGEMM: register tiling, from tiles to the library",
      {{"tiled32", TASK_MATMUL, MODEL_MATMUL_TILED, 1, 32, WARP_SAFE, SIZES_TOP},
@@ -57,7 +62,7 @@ const check_lab check_labs[] = {
       {"vectorized", TASK_MATMUL, MODEL_SGEMM_VECTORIZED, 1, 0, WARP_SAFE, SIZES_TOP},
       {"warptile", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP},
       {"double_buffer", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP}},
-     "cublas", "cuBLAS SGEMM (FP32)"},
+     "cublas", "cuBLAS SGEMM (FP32)", PATTERN_BAND},
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);
 
@@ -70,9 +75,20 @@ const check_lab check_baselines[] = {
       {"unrolling4", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 4, 0, WARP_SAFE, SIZES_LADDER},
       {"unrolling8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL, 8, 0, WARP_SAFE, SIZES_LADDER},
       {"unroll_warps8", TASK_REDUCE_INT, MODEL_REDUCE_UNROLL_WARPS, 8, 0, LEGACY_WARP, SIZES_LADDER},
-      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER}}, NULL, NULL},
+      {"template8", TASK_REDUCE_INT, MODEL_REDUCE_COMPLETE_UNROLL, 8, 0, LEGACY_WARP, SIZES_LADDER}}, NULL, NULL, 0},
 };
 const int check_baseline_count = (int)(sizeof check_baselines / sizeof check_baselines[0]);
+
+const check_lab *check_lab_of(const check_variant *v)
+{
+    for (int i = 0; i < check_lab_count; i++)
+        if (v >= check_labs[i].variants && v < check_labs[i].variants + CHECK_MAX_VARIANTS)
+            return &check_labs[i];
+    for (int i = 0; i < check_baseline_count; i++)
+        if (v >= check_baselines[i].variants && v < check_baselines[i].variants + CHECK_MAX_VARIANTS)
+            return &check_baselines[i];
+    return NULL;
+}
 
 const check_lab *check_find_lab(const char *dir)
 {

@@ -34,6 +34,11 @@ typedef struct {
      * checker's library program (checker/library.cu; never linked into a lab program):
      * its variant name there, and how the report names it. NULL: none. */
     const char *library, *library_title;
+    /* The pattern's band (checker/pattern.h): a right answer whose warp-level global loads or
+     * stores leave [model / (4 band), model * band] in any emulated case, whose accesses move
+     * fewer bytes each than the model's / (2 band), or that makes more atomics than the model's
+     * times band, is off-pattern. 0: not checked. */
+    double pattern_band;
 } check_lab;
 
 /* The lab's library call as a variant of the library program: the task and sizes of the
@@ -45,6 +50,9 @@ extern const int check_lab_count;
 /* Baselines that are not labs: the textbook's kernels, timed beside the solutions. */
 extern const check_lab check_baselines[];
 extern const int check_baseline_count;
+
+/* The lab (or baseline) whose table holds v; NULL when none does. */
+const check_lab *check_lab_of(const check_variant *v);
 
 /* A lab or a baseline by folder name; NULL when there is none. */
 const check_lab *check_find_lab(const char *dir);

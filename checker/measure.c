@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "labio_names.h"
+#include "pattern.h"
 #include "profile.h"
 #include "stages.h"
 
@@ -40,14 +41,7 @@ static double median_of(const labio_file *out, int c, const char *key) { return 
 static int model_for_case(const run_report *run, const check_variant *v, const check_case *c, model_params *p,
                           model_counts *counts)
 {
-    memset(p, 0, sizeof *p);
-    p->kernel = v->model;
-    p->elem_bytes = 4;
-    p->unroll = v->unroll > 0 ? v->unroll : 1;
-    p->tile = v->tile;
-    p->size = c->size;
-    p->sms = run->device_sms; /* the whole sum's grid: a few blocks per SM */
-    return model_traffic(p, counts);
+    return pattern_model(v, c, run->device_sms, p, counts); /* the whole sum's grid: a few blocks per SM */
 }
 
 static void read_emulator_counts(const labio_file *out, int c, measured_counts *m)

@@ -808,6 +808,12 @@ int model_traffic(const model_params *p, model_counts *out)
         if (p->kernel != MODEL_SUM_ATOMIC)
             out->dram_bytes_min += (uint64_t)grid * SUM_PARTIAL_BYTES; /* the block sums */
         out->flops = p->size.n > 0 ? (uint64_t)p->size.n - 1 : 0;
+        /* thread 0 of each block: the counter's atomicAdd (last block), and the accumulator's
+         * atomicAdd, then the last block's atomicExch (atomic finish) */
+        if (p->kernel == MODEL_SUM_LAST_BLOCK)
+            out->gatom_inst = (uint64_t)grid;
+        else if (p->kernel == MODEL_SUM_ATOMIC)
+            out->gatom_inst = 2 * (uint64_t)grid + 1;
         break;
     }
     case MODEL_SGEMM_BLOCKTILE_1D:
@@ -858,6 +864,37 @@ int model_traffic(const model_params *p, model_counts *out)
     out->gst_sectors = total.st.sectors;
     out->gst_bytes = total.st.bytes;
     return 0;
+}
+
+const char *model_pattern(model_kernel kernel)
+{
+    switch (kernel) {
+    case MODEL_VEC_SINE: return "one thread per element, each loading its x once";
+    case MODEL_MAT_ADD: return "one thread per element of C, each loading its A and B elements once";
+    case MODEL_MATMUL_NAIVE: return "one thread per element of C, reading its row of A and column of B from global memory";
+    case MODEL_MATMUL_TILED:
+        return "shared-memory tiles: each block loads one tile of A and one of B per phase, and its threads read "
+               "them from shared memory";
+    case MODEL_REDUCE_NEIGHBORED: return "the neighbored tree in place: pairs s apart, s = 1, 2, 4, ...";
+    case MODEL_REDUCE_NEIGHBORED_LESS: return "the neighbored tree with packed threads: thread t works on 2*s*t";
+    case MODEL_REDUCE_INTERLEAVED: return "the interleaved tree in place: pairs s apart, s halving from blockDim/2";
+    case MODEL_REDUCE_UNROLL: return "each block first folds its data blocks, then the interleaved tree";
+    case MODEL_REDUCE_UNROLL_WARPS: return "the fold, the tree while s > 32, then the last warp unrolled";
+    case MODEL_REDUCE_COMPLETE_UNROLL: return "the fold, then a completely unrolled tree";
+    case MODEL_REDUCE_SYNCWARP: return "the fold, the tree, then the last warp ordered by __syncwarp()";
+    case MODEL_REDUCE_SHUFFLE: return "the fold into registers, then warp shuffles: one store per block";
+    case MODEL_REDUCE_RECURSIVE: return "a reduction launched recursively from the device";
+    case MODEL_NESTED_HELLO: return "nested launches from the device";
+    case MODEL_SUM_GRID_STRIDE: return "a grid-stride loop over ints, block sums, and a second one-block kernel";
+    case MODEL_SUM_VECTOR4: return "a grid-stride loop over int4s, block sums, and a second one-block kernel";
+    case MODEL_SUM_LAST_BLOCK: return "int4 loads and block sums in one launch: the last block adds them";
+    case MODEL_SUM_ATOMIC: return "int4 loads; each block adds its sum atomically, once";
+    case MODEL_SGEMM_BLOCKTILE_1D: return "64x64 block tiles, 8 results of a column per thread";
+    case MODEL_SGEMM_BLOCKTILE_2D: return "128x128 block tiles, 8x8 results per thread";
+    case MODEL_SGEMM_VECTORIZED: return "128x128 block tiles with float4 loads and stores";
+    case MODEL_SGEMM_WARPTILE: return "128x128 block tiles laid out by warp tiles, float4 accesses";
+    default: return "the lab's kernel";
+    }
 }
 
 /* Cycles per output element of the source notes' latency model (see model.h).

@@ -64,7 +64,11 @@ typedef struct {
     uint64_t gld_bytes, gst_bytes;
     uint64_t dram_bytes_min;
     uint64_t flops;    /* useful floating-point operations (2 per multiply-add in matmul) */
+    uint64_t gatom_inst; /* warp-level global atomic instructions (the whole sum's finishes; 0 elsewhere) */
 } model_counts;
+
+/* What the kernel's pattern is, in a phrase for a student ("shared-memory tiles: ..."). */
+const char *model_pattern(model_kernel kernel);
 
 /* Fills *out; returns 0, or -1 when the kernel's traffic is not modelled. */
 int model_traffic(const model_params *p, model_counts *out);

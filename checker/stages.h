@@ -51,6 +51,10 @@ int stage_run(const check_options *opt, const char *program, const check_variant
               const char *workdir, const char *tag, run_outcome *o);
 void run_outcome_free(run_outcome *o);
 
+/* The results as the harness writes them: each record once, only records it writes. NULL when
+ * they are, else why not (in why). */
+const char *results_not_the_harness(const labio_file *out, char *why, size_t size);
+
 /* Fills k->correct, k->verdict and k->message from what the run produced. */
 void stage_judge(const check_options *opt, const check_variant *v, const check_case_set *set, const run_outcome *o,
                  kernel_report *k);

@@ -27,6 +27,7 @@
     X(TRAP, "trap", "a kernel called __trap() or failed an assert()")                                             \
     X(STACK_OVERFLOW, "stack-overflow", "a thread ran out of stack (deep recursion, a huge local array)")        \
     X(HOST_COMPUTE, "host-compute", "the answer was not computed by the kernel on the device")                     \
+    X(OFF_PATTERN, "off-pattern", "right results, but not by the pattern the lab teaches (counts far from its model)") \
     X(FORBIDDEN, "forbidden", "the lab file uses something a lab may not (a library, exit, files)")                \
     X(IMPOSSIBLE_TIME, "impossible-time", "faster than the device can move the data: the timing is fake")         \
     X(NOT_BUILT, "not-built", "the lab file did not compile")

@@ -16,6 +16,7 @@
     X(gst_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32-byte sectors the stores touched")      \
     X(gld_bytes, 0, "bytes the active lanes loaded from global memory")                                         \
     X(gst_bytes, 0, "bytes the active lanes stored to global memory")                                           \
+    X(gatom_inst, 0, "warp-level global atomic instructions")                                                   \
     X(shared_ld_inst, 0, "warp-level shared-memory load instructions")                                          \
     X(shared_st_inst, 0, "warp-level shared-memory store instructions")                                         \
     X(shared_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",                        \

@@ -13,9 +13,10 @@ AUTOGRADER ?= $(BUILD)/autograder-$(firstword $(SELECTED)).zip
 
 .PHONY: grade grade-tools autograder test-grader
 
-$(GRADE_REPORT): grader/report.c
+# The verdict classes are the checker's (checker/verdict.c: which a program may name itself).
+$(GRADE_REPORT): grader/report.c checker/verdict.c checker/verdict.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< -o $@ -lm
+	$(CC) $(CFLAGS) -Ichecker grader/report.c checker/verdict.c -o $@ -lm
 
 grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT)
 	@tools/setup grade

@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "verdict.h"
 #include <sys/stat.h>
 #include <time.h>
 
@@ -539,11 +541,11 @@ static const jval *lab_kernel(const jval *lab, const char *name)
 
 /* ---------------------------------------------------------------- rubric */
 
-typedef enum { R_KERNEL, R_SPEED, R_PENALTY } rtype;
+typedef enum { R_KERNEL, R_SPEED, R_PENALTY, R_PARTIAL } rtype;
 typedef struct {
     rtype type;
-    char name[64];   /* kernel (kernel, speed) or verdict (penalty) */
-    double points;   /* points given (kernel, speed) or taken (penalty) */
+    char name[64];   /* kernel (kernel, speed) or verdict (penalty, partial) */
+    double points;   /* points given (kernel, speed) or taken (penalty); partial: the share of the kernel's */
     double fraction; /* speed: reach this fraction of the reference speed */
     double ref_ms;   /* speed: reference time; 0 = the reference report's */
     char text[256];  /* the line as written, for the feedback */
@@ -589,9 +591,22 @@ static void load_rubric(const char *path, rubric *r)
             l->ref_ms = n >= 5 ? c : 0;
         } else if (strcmp(word, "penalty") == 0 && n >= 3) {
             l->type = R_PENALTY;
+        } else if (strcmp(word, "partial") == 0 && n >= 3) {
+            /* Only for a class the checker alone decides: a program can print any tag it likes. */
+            check_verdict v = VERDICT_COUNT;
+            for (int i = 0; i < VERDICT_COUNT; i++)
+                if (strcmp(name, verdict_name((check_verdict)i)) == 0)
+                    v = (check_verdict)i;
+            if (v == VERDICT_COUNT || v == VERDICT_PASS || verdict_from_program(v))
+                die("%s:%d: partial %s: partial points go only to a verdict the checker decides itself "
+                    "(off-pattern, wrong, unwritten, unstable, ...), never to one a program can claim", path, number,
+                    name);
+            if (a > 1)
+                die("%s:%d: partial %s %g: the share of the kernel's points is at most 1", path, number, name, a);
+            l->type = R_PARTIAL;
         } else {
             die("%s:%d: not a rubric line: '%s' (kernel NAME POINTS | speed NAME POINTS FRACTION [REF_MS] | "
-                "penalty VERDICT POINTS)", path, number, line);
+                "penalty VERDICT POINTS | partial VERDICT SHARE)", path, number, line);
         }
         if (a < 0)
             die("%s:%d: points must not be negative", path, number);
@@ -789,10 +804,17 @@ static int cmd_score(const score_opts *o)
             rline *rl = &r.lines[l];
             if (rl->type == R_KERNEL && strcmp(rl->name, s->name) == 0) {
                 s->max += rl->points;
-                double p = pass ? rl->points : 0;
+                double share = pass ? 1 : 0;
+                for (int q = 0; q < r.count; q++) /* a partial line for this kernel's verdict */
+                    if (!pass && r.lines[q].type == R_PARTIAL && strcmp(r.lines[q].name, s->verdict) == 0)
+                        share = r.lines[q].points;
+                double p = rl->points * share;
                 s->points += p;
                 line_points[l] += p;
-                snprintf(given[l], sizeof given[l], "%s", pass ? "correct" : s->verdict);
+                if (pass || share == 0)
+                    snprintf(given[l], sizeof given[l], "%s", pass ? "correct" : s->verdict);
+                else
+                    snprintf(given[l], sizeof given[l], "%s: %g of the points (partial)", s->verdict, share);
             } else if (rl->type == R_SPEED && strcmp(rl->name, s->name) == 0) {
                 if (!gpu) {
                     snprintf(given[l], sizeof given[l], "not graded: %s times are not GPU times",

@@ -7,5 +7,6 @@ int add_validate_tests(void);
 int add_labio_tests(void);
 int add_report_tests(void);
 int add_fixture_tests(void);
+int add_trust_tests(void);
 
 #endif

@@ -384,8 +384,11 @@ void emu_account(emu_lane **g, int n)
     emu_counts.active_lanes += (unsigned long long)n;
     if (__builtin_expect(emu_trace_on, 0))
         emu_trace_access(g, n);
-    if (kind == K_ATOMIC)
+    if (kind == K_ATOMIC) {
+        if (space == SP_GLOBAL)
+            emu_counts.gatom_inst++;
         return;
+    }
     if (space == SP_GLOBAL) {
         for (int i = 0; i < n; i++) {
             uintptr_t first = g[i]->addr >> 5, last = (g[i]->addr + g[i]->size - 1) >> 5;

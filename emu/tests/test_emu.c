@@ -417,6 +417,7 @@ static int case_reduce(int global, int *value)
     return global ? broken_reduce_global_no_sync(value) : broken_reduce_shared_no_sync(value);
 }
 static int case_misaligned_vector(int variant, int *value) { return broken_misaligned_vector(variant, value); }
+static int case_host_boundary(int variant, int *value) { return broken_host_boundary(variant, value); }
 static int case_off_by_one(int arg, int *value)
 {
     (void)arg;
@@ -506,6 +507,39 @@ static void test_broken_race_as_warning(void)
 }
 
 /* A float4 read one element late: inside the array, so only the alignment check sees it. */
+static void test_host_boundary(void)
+{
+    static case_run r;
+    /* host code that reads device memory faults, a cudaMalloc block or a __device__ variable */
+    run_case(case_host_boundary, 0, NULL, &r);
+    CU_ASSERT_TRUE(r.crashed);
+    run_case(case_host_boundary, 1, NULL, &r);
+    CU_ASSERT_TRUE(r.crashed);
+    /* the runtime's own copy of the variable works */
+    run_case(case_host_boundary, 2, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 6);
+    /* a kernel's memcpy goes through the hooks: past the end is out-of-bounds */
+    run_case(case_host_boundary, 3, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(has(&r, "[out-of-bounds]"));
+    CU_ASSERT(names_line(&r, "host_boundary.cu", "kernel-memcpy"));
+    /* a kernel may not touch the host program's variables, nor write __constant__ memory */
+    run_case(case_host_boundary, 4, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(has(&r, "not device memory"));
+    CU_ASSERT(names_line(&r, "host_boundary.cu", "host-global"));
+    run_case(case_host_boundary, 5, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(has(&r, "__constant__ memory"));
+    CU_ASSERT(names_line(&r, "host_boundary.cu", "constant-store"));
+    /* a memcpy inside the arrays is clean */
+    run_case(case_host_boundary, 6, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 64);
+}
+
 static void test_broken_misaligned_vector(void)
 {
     static case_run r;
@@ -843,7 +877,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: lanes of the mask wait at a barrier ([sync-mask])", test_broken_sync_mask_absent_lanes) ||
         !CU_add_test(s, "broken: a shuffle reads an exited lane of its mask ([sync-mask])", test_broken_sync_mask_reads_exited_lane) ||
         !CU_add_test(s, "partial masks used correctly: no diagnosis", test_partial_masks_are_clean) ||
-        !CU_add_test(s, "broken: __syncwarp and shuffle last warps (no warning)", test_broken_syncwarp_and_shuffle_are_clean))
+        !CU_add_test(s, "broken: __syncwarp and shuffle last warps (no warning)", test_broken_syncwarp_and_shuffle_are_clean) ||
+        !CU_add_test(s, "host code and device memory: as on a GPU", test_host_boundary))
         return -1;
     return 0;
 }

@@ -34,6 +34,10 @@ int broken_last_block_fence(int variant, int *sum);
 /* misaligned_vector.cu: 0 a float4 load one element late (misaligned, every element inside the
  * array), 1 from element 0 (correct) */
 int broken_misaligned_vector(int variant, int *sum);
+/* host_boundary.cu: 0, 1 host code reads device memory (faults); 2 cudaMemcpyFromSymbol (clean);
+ * 3 a kernel's memcpy past an array's end; 4 a kernel writes a host variable; 5 a kernel writes
+ * __constant__ memory; 6 a kernel's memcpy inside its arrays (clean) */
+int broken_host_boundary(int variant, int *value);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,88 @@
+#include "pattern.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lab_counters.h"
+#include "labio_names.h"
+
+int pattern_model(const check_variant *v, const check_case *c, int sms, model_params *p, model_counts *counts)
+{
+    memset(p, 0, sizeof *p);
+    p->kernel = v->model;
+    p->elem_bytes = 4;
+    p->unroll = v->unroll > 0 ? v->unroll : 1;
+    p->tile = v->tile;
+    p->size = c->size;
+    p->sms = sms;
+    return model_traffic(p, counts);
+}
+
+static int measured(const labio_file *out, int c, const char *name, uint64_t *value)
+{
+    char key[LABIO_NAME_MAX];
+    int64_t v = 0;
+    snprintf(key, sizeof key, "%s%s", LAB_MEASURED_PREFIX, name);
+    if (labio_get_case_i64(out, c, key, &v) != 0 || v < 0)
+        return -1;
+    *value = (uint64_t)v;
+    return 0;
+}
+
+/* measured within [model / (4 band), model * band], give or take the slack: the lower side is
+ * wide, as a kernel that moves its data in fewer, fuller accesses is no cheat */
+static int in_band(uint64_t got, uint64_t model, double band)
+{
+    double hi = (double)model * band + PATTERN_SLACK, lo = (double)model / (4.0 * band) - PATTERN_SLACK;
+    return (double)got <= hi && (double)got >= lo;
+}
+
+int pattern_off(const check_lab *lab, const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                char *message, size_t size)
+{
+    model_params p;
+    model_counts model;
+    int64_t sms = 1;
+    uint64_t got[3], bytes[2];
+    labio_get_i64(out, LABIO_DEVICE_SMS, &sms);
+    if (!lab || lab->pattern_band <= 0 || pattern_model(v, cs, (int)sms, &p, &model) != 0)
+        return 0;
+    if (measured(out, c, "gld_inst", &got[0]) != 0 || measured(out, c, "gst_inst", &got[1]) != 0 ||
+        measured(out, c, "gatom_inst", &got[2]) != 0 || measured(out, c, "gld_bytes", &bytes[0]) != 0 ||
+        measured(out, c, "gst_bytes", &bytes[1]) != 0)
+        return 0; /* not emulated */
+    /* Work spread over the lanes: bytes per warp-level access, against the model's. One thread
+     * doing its block's work moves a few bytes per access where the pattern moves a warp's. */
+    double model_bpi = model.gld_inst + model.gst_inst
+                           ? (double)(model.gld_bytes + model.gst_bytes) / (double)(model.gld_inst + model.gst_inst)
+                           : 0;
+    double got_bpi = got[0] + got[1] ? (double)(bytes[0] + bytes[1]) / (double)(got[0] + got[1]) : 0;
+    if (model_bpi > 0 && got[0] + got[1] > PATTERN_SLACK && got_bpi < model_bpi / (2.0 * lab->pattern_band)) {
+        snprintf(message, size, "[off-pattern] the results are right, but the kernels' global accesses moved %.1f "
+                 "bytes each where the pattern this lab asks for moves %.1f: the work is not spread over the lanes "
+                 "of each warp (one thread doing a block's work?). The pattern: %s", got_bpi, model_bpi,
+                 model_pattern(v->model));
+        return 1;
+    }
+    static const char *const what[] = {"global load instructions", "global store instructions",
+                                       "global atomic instructions"};
+    const uint64_t want[] = {model.gld_inst, model.gst_inst, model.gatom_inst};
+    for (int i = 0; i < 3; i++) {
+        int off = i < 2 ? !in_band(got[i], want[i], lab->pattern_band)
+                        : (double)got[i] > (double)want[i] * lab->pattern_band + (want[i] ? PATTERN_SLACK : 0);
+        if (!off)
+            continue;
+        if (i == 2 && want[i] == 0)
+            snprintf(message, size, "[off-pattern] the results are right, but the kernels made %llu %s where the "
+                     "pattern this lab asks for has none. The pattern: %s", (unsigned long long)got[i], what[i],
+                     model_pattern(v->model));
+        else
+            snprintf(message, size, "[off-pattern] the results are right, but the kernels made %llu %s where the "
+                     "pattern this lab asks for makes %llu (%.1fx; within %.2gx..%.2gx counts as the pattern). The "
+                     "pattern: %s", (unsigned long long)got[i], what[i], (unsigned long long)want[i],
+                     want[i] ? (double)got[i] / (double)want[i] : 0.0, 1.0 / (4.0 * lab->pattern_band),
+                     lab->pattern_band, model_pattern(v->model));
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,85 @@
+/* Where device memory ends and host memory begins, as a GPU draws the line:
+ *   0  host code reads a cudaMalloc block (after emu_harness_init, as the harness runs it):
+ *      device memory is closed to host code, the read faults
+ *   1  host code reads a __device__ variable a kernel filled: faults too
+ *   2  cudaMemcpyFromSymbol reads the same variable: the runtime's copy may (the value comes back)
+ *   3  a kernel copies with memcpy() one element past the end of an array: the copy goes through
+ *      the load/store hooks like any access, so it is out-of-bounds
+ *   4  a kernel writes a host variable of the program (no __device__): not device memory
+ *   5  a kernel writes __constant__ memory: only the host may fill it
+ *   6  a kernel copies with memcpy() inside its arrays: clean, and counted as loads and stores */
+#include "broken.h"
+
+#include <cuda_runtime.h>
+#include <emu_harness.h>
+#include <string.h>
+
+__device__ int stash[64];
+__constant__ int weights[4];
+int host_counter; /* a host variable: no __device__ */
+
+__global__ void fill_stash(const int *in)
+{
+    stash[threadIdx.x] = in[threadIdx.x];
+}
+
+__global__ void copy_with_memcpy(const int *in, int *out, int n)
+{
+    if (threadIdx.x == 0)
+        memcpy(out, in, (size_t)n * sizeof(int)); // @kernel-memcpy
+}
+
+__global__ void touch_host(int *unused)
+{
+    (void)unused;
+    host_counter = 1; // @host-global
+}
+
+__global__ void write_constant(void)
+{
+    weights[threadIdx.x] = 1; // @constant-store
+}
+
+extern "C" int broken_host_boundary(int variant, int *value)
+{
+    int *a = 0, *b = 0, host[64];
+    emu_harness_init();
+    cudaMalloc((void **)&a, 64 * sizeof(int));
+    cudaMalloc((void **)&b, 64 * sizeof(int));
+    for (int i = 0; i < 64; i++)
+        host[i] = i + 1;
+    cudaMemcpy(a, host, sizeof host, cudaMemcpyHostToDevice);
+    switch (variant) {
+    case 0:
+        *value = a[3]; /* faults: device memory is not host memory */
+        return 0;
+    case 1:
+        fill_stash<<<1, 64>>>(a);
+        cudaDeviceSynchronize();
+        *value = stash[5]; /* faults */
+        return 0;
+    case 2: {
+        int copy[64];
+        fill_stash<<<1, 64>>>(a);
+        cudaMemcpyFromSymbol(copy, stash, sizeof copy);
+        *value = copy[5];
+        return cudaDeviceSynchronize();
+    }
+    case 3:
+        copy_with_memcpy<<<1, 32>>>(a, b, 65);
+        return cudaDeviceSynchronize();
+    case 4:
+        touch_host<<<1, 1>>>(a);
+        return cudaDeviceSynchronize();
+    case 5:
+        write_constant<<<1, 4>>>();
+        return cudaDeviceSynchronize();
+    default: {
+        copy_with_memcpy<<<1, 32>>>(a, b, 64);
+        cudaError_t e = cudaDeviceSynchronize();
+        cudaMemcpy(host, b, sizeof host, cudaMemcpyDeviceToHost);
+        *value = host[63];
+        return e;
+    }
+    }
+}
