@@ -34,8 +34,8 @@ typedef struct {
      * checker's library program (checker/library.cu; never linked into a lab program):
      * its variant name there, and how the report names it. NULL: none. */
     const char *library, *library_title;
-    /* The pattern's band (checker/pattern.h): a right answer whose warp-level global loads or
-     * stores leave [model / (4 band), model * band] in any emulated case, whose accesses move
+    /* The pattern's band (checker/pattern.h): a right answer whose warp-level global loads leave
+     * [model / (4 band), model * band] in any emulated case, whose stores pass model * band, whose accesses move
      * fewer bytes each than the model's / (2 band), or that makes more atomics than the model's
      * times band, is off-pattern. 0: not checked. */
     double pattern_band;

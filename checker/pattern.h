@@ -1,8 +1,9 @@
 /* The lab's pattern: a right answer computed another way than the lab teaches (the naive
  * kernel behind a tiled one's name, one thread doing its block's work, an atomic per element)
  * fails as off-pattern. On the emulator every case's counts are held to the model of the
- * variant's kernel: the warp-level global loads and stores within the lab's band of the model
- * (measured / model between 1 / (4 band) and band, give or take PATTERN_SLACK), the bytes per
+ * variant's kernel: the warp-level global loads within the lab's band of the model (measured /
+ * model between 1 / (4 band) and band, give or take PATTERN_SLACK), the stores at most band
+ * times the model's (a tree in shared memory stores less, honestly), the bytes per
  * warp-level access at least the model's / (2 band) (the work spread over the lanes), and no
  * more global atomics than the model has times the band (none where it has none). */
 #ifndef CHECKER_PATTERN_H

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The grader's tests: a class of fixture submissions for lab 03 graded by `make grade`
-# (correct ones in every layout, wrong, not compiling, crashing, endless, hostile), the
-# effects of the hostile ones checked outside, the class files parsed, and Gradescope's
-# autograder run in a folder laid out like /autograder.
+# (correct ones in every layout, wrong, not compiling, crashing, endless, hostile), a class of
+# hostile entry names, a submission that fills every place it may write, the effects of the
+# hostile ones checked outside, the class files parsed, Gradescope's autograder run in a folder
+# laid out like /autograder and PrairieLearn's entrypoint in one like /grade, with and without
+# a working sandbox. The three classes and the autograder's setup run at once (2 cores).
 # Prints one line per check and "N passed, N failed" last; exits with the failures.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -11,6 +13,7 @@ BUILD=$(realpath -m "${BUILD:-build}")
 work=$BUILD/test-grader
 passed=0
 failed=0
+skipped=0
 result() { # name ok(0 = pass) detail
     if [ "$2" = 0 ]; then
         passed=$((passed + 1))
@@ -26,15 +29,21 @@ check() { # name detail command...: passes when the command succeeds
     "$@" >/dev/null 2>&1
     result "$name" $? "$detail"
 }
+skip() { # name reason
+    skipped=$((skipped + 1))
+    echo "  skip  $1: skipped, $2"
+}
 
 listener=
+# shellcheck disable=SC2317 # the EXIT trap runs it
 finish() {
     [[ -n $listener ]] && kill "$listener" 2>/dev/null
-    echo "$passed passed, $failed failed"
+    echo "$passed passed, $failed failed, $skipped skipped"
 }
 trap finish EXIT
 
 echo "grader tests (work folder $work)"
+t_start=$(date +%s)
 chmod -R u+rwX "$work" 2>/dev/null
 rm -rf "$work"
 class=$work/class out=$work/out home=$work/home
@@ -44,20 +53,24 @@ echo "$token" >"$home/secret.txt"
 
 # A listener on the host's loopback: the network fixture must not reach it.
 cc -std=c11 -Wall -Wextra -Werror tests/grader/listen.c -o "$work/listen" || exit 1
-"$work/listen" "$work/port" "$work/connections" 600 &
+"$work/listen" "$work/port" "$work/connections" 900 &
 listener=$!
 for _ in $(seq 50); do [[ -s $work/port ]] && break; sleep 0.1; done
 port=$(cat "$work/port")
 
 solution=solutions/03-reduce-divergence/reduce_divergence.cu
+fsize_mb=8 daemon_delay=8 results_target=/nonexistent
 fill() { # placeholders -> values
     sed -e "s|@TOKEN@|$token|g" -e "s|@CLASS@|$class|g" -e "s|@OUT@|$out|g" -e "s|@ROOT@|$ROOT|g" \
-        -e "s|@HOME@|$home|g" -e "s|@PORT@|$port|g"
+        -e "s|@HOME@|$home|g" -e "s|@PORT@|$port|g" -e "s|@FSIZE_MB@|$fsize_mb|g" \
+        -e "s|@DAEMON_DELAY@|$daemon_delay|g" -e "s|@RESULTS@|$results_target|g"
 }
 fixture() { # name -> the lab file on stdout
     local f=tests/grader/fixtures/$1
     if [[ -f $f.whole ]]; then fill <"$f.whole"; return; fi
-    [[ -f $f.top ]] && fill <"$f.top"
+    # @LIBC_LOOKUP@ in a .top: the shared finder of the C library's functions (libc_lookup.inc)
+    [[ -f $f.top ]] && awk '$0 == "@LIBC_LOOKUP@" { while ((getline l < "tests/grader/fixtures/libc_lookup.inc") > 0) print l; next }
+        { print }' "$f.top" | fill
     if [[ -f $f.host ]]; then
         SNIPPET=$(fill <"$f.host") awk '{ print } prev ~ /^unsigned int launch_neighbored\(/ && /^\{/ { print ENVIRON["SNIPPET"] }
             { prev = $0 }' "$solution"
@@ -67,63 +80,151 @@ fixture() { # name -> the lab file on stdout
         cat "$solution"
     fi
 }
-lay() { # student fixture: a folder with the lab file
-    mkdir -p "$class/$1" && fixture "$2" >"$class/$1/reduce_divergence.cu"
+lay() { # student fixture [class]: a folder with the lab file
+    local dir=${3:-$class}/$1
+    mkdir -p -- "$dir" && fixture "$2" >"$dir/reduce_divergence.cu"
+}
+uid=${GRADE_UID:-61000}
+alive() { # processes of a uid (zombies are dead, waiting for init to reap them)
+    ps -e -o ruid= -o euid= -o stat= 2>/dev/null | awk -v u="$1" '($1 == u || $2 == u) && $3 !~ /^Z/' | wc -l
+}
+csv_points() { # grades.csv student -> the student's points, or "none"
+    awk -F, -v s="\"$2\"" '$1 == s { sum += $4; n++ } END { if (n) print sum; else print "none" }' "$1"
 }
 
 # ---- the class ----
 lay correct correct
 lay victim correct
 echo "$token" >"$class/victim/secret.txt"
-mkdir -p "$work/zip/submission_4711" && fixture correct >"$work/zip/submission_4711/reduce_divergence.cu"
-(cd "$work/zip" && zip -qr "$class/zipped.zip" submission_4711)
-mkdir -p "$work/tgz/lab03" && fixture correct >"$work/tgz/lab03/reduce_divergence.cu"
-tar -czf "$class/tarred.tar.gz" -C "$work/tgz" lab03
-fixture correct >"$class/doejane_LATE_12345_67890_reduce_divergence-1.cu"
 mkdir -p "$class/wrong" && cp labs/03-reduce-divergence/reduce_divergence.cu "$class/wrong/"
 for f in no_compile crash endless huge_output fork_bomb reader network writer include_host include_secret cheat \
-    compile_forever libc_socket; do
+    libc_socket raw_syscall; do
     lay "$f" "$f"
 done
-
 # expected points (rubric 03: neighbored 2, neighbored_less 4, interleaved 4); the
 # hostile runtime fixtures act in launch_neighbored, so they lose its 2 points.
-declare -A expect=([correct]=10 [victim]=10 [zipped]=10 [tarred]=10 [doejane_12345]=10 [wrong]=2
+declare -A expect=([correct]=10 [victim]=10 [wrong]=2
     [no_compile]=0 [crash]=8 [endless]=8 [huge_output]=8 [fork_bomb]=8 [reader]=8 [network]=8 [writer]=10
-    [include_host]=0 [include_secret]=0 [cheat]=0 [compile_forever]=0 [libc_socket]=0)
+    [include_host]=0 [include_secret]=0 [cheat]=0 [libc_socket]=0 [raw_syscall]=0)
 
+# ---- entry names: every one its own student, whatever its name ----
+# A newline then "solutions": the grader runs in the kit, where that relative path holds the
+# reference solutions; the folder itself holds a file that is no solution at all.
+names=$work/names
+mkdir -p "$names"
+printf 'int x;\n' >"$work/int_x.cu"
+put() { # name fixture|int_x
+    mkdir -p -- "$names/$1"
+    if [[ $2 == int_x ]]; then cp "$work/int_x.cu" "$names/$1/reduce_divergence.cu"; else lay "$1" "$2" "$names"; fi
+}
+long=$(printf 'L%.0s' $(seq 200))
+put $'x\nsolutions' int_x
+put "it's \"quoted\"" correct
+put "two words" int_x
+put "-dash" correct
+put "glob*" int_x
+put "same_name" correct
+put "same name" int_x
+put "zoë" int_x
+put "$long" int_x
+put "grades.csv" int_x # the name of a class file: not a student's folder
+lay compile_forever compile_forever "$names"
+declare -A expect_names=([x_solutions]=0 [it_s__quoted_]=10 [two_words]=0 [dash]=10 [glob_]=0 [same_name]=10
+    [same_name-2]=0 [zo__]=0 ["${long:0:100}"]=0 [grades.csv-2]=0 [compile_forever]=0)
 
-start=$(date +%s)
-GRADE_FSIZE_MB=8 GRADE_BUILD_TIMEOUT=6 make --no-print-directory grade SUBMISSIONS="$class" LAB=03 OUT="$out" \
-    TIMEOUT=3 BUILD="$BUILD" >"$work/grade.log" 2>&1
-status=$?
-seconds=$(($(date +%s) - start))
-result "make grade finishes ($seconds s, ${#expect[@]} submissions)" $status "exit $status; see $work/grade.log"
-csv=$out/grades.csv
-for student in "${!expect[@]}"; do
-    got=$(awk -F, -v s="\"$student\"" '$1 == s { sum += $4; n++ } END { if (n) print sum; else print "none" }' "$csv")
-    result "grades.csv: $student gets ${expect[$student]} points" "$([[ $got == "${expect[$student]}" ]]; echo $?)" \
-        "got $got"
+# ---- layouts (a zip, a tar.gz, an LMS-named file) and a submission that fills its working
+# folder, /tmp and /dev/shm (graded with small tmpfs sizes, the staging area measured) ----
+extra=$work/extra
+mkdir -p "$extra/class" "$extra/tmp" && chmod 755 "$extra/tmp"
+mkdir -p "$work/zip/submission_4711" && fixture correct >"$work/zip/submission_4711/reduce_divergence.cu"
+(cd "$work/zip" && zip -qr "$extra/class/zipped.zip" submission_4711)
+mkdir -p "$work/tgz/lab03" && fixture correct >"$work/tgz/lab03/reduce_divergence.cu"
+tar -czf "$extra/class/tarred.tar.gz" -C "$work/tgz" lab03
+fixture correct >"$extra/class/doejane_LATE_12345_67890_reduce_divergence-1.cu"
+lay disk disk "$extra/class"
+# shellcheck disable=SC2034 # read through check_points
+declare -A expect_extra=([zipped]=10 [tarred]=10 [doejane_12345]=10 [disk]=8)
+extra_limits=(GRADE_RUN_MB=16 GRADE_TMP_MB=32 GRADE_SHM_MB=16)
+
+# ---- grading: three classes at once, and the entry points' tests beside them ----
+grade_bg() { # log-name class out timeout [VAR=VALUE...] -> make grade in the background
+    local log=$1 cls=$2 o=$3 timeout=$4
+    shift 4
+    (
+        start=$(date +%s)
+        env GRADE_FSIZE_MB=$fsize_mb GRADE_BUILD_TIMEOUT=15 "$@" make --no-print-directory grade SUBMISSIONS="$cls" \
+            LAB=03 OUT="$o" TIMEOUT="$timeout" BUILD="$BUILD" >"$work/$log.log" 2>&1
+        echo "$? $(($(date +%s) - start))" >"$work/$log.status"
+    ) &
+    grading+=($!)
+}
+grading=()
+du_kib() { du -skx "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+# The grader's tools are built once, before everything starts at once.
+make --no-print-directory grade-tools BACKEND=emu BUILD="$BUILD" >"$work/tools.log" 2>&1 ||
+    { result "make grade-tools" 1 "see $work/tools.log"; exit 1; }
+mkdir -p "$work/nobwrap" && printf '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n' >"$work/nobwrap/bwrap"
+chmod +x "$work/nobwrap/bwrap"
+# Each run at once has a sandbox user of its own: a process limit counts a user's processes (the
+# fork bomb's must not starve the others), and the runs without a sandbox kill every process of
+# theirs.
+none_uid=61999
+grade_bg grade "$class" "$out" 4
+grade_bg names "$names" "$work/names-out" 6 GRADE_UID=61001
+grade_bg extra "$extra/class" "$extra/out" 10 GRADE_UID=61002 TMPDIR="$extra/tmp" "${extra_limits[@]}"
+# shellcheck source=tests/grader/entry-points.sh
+. tests/grader/entry-points.sh >"$work/entry-points.results" 2>&1 &
+entry_pid=$!
+# The extra class's staging area and output, measured while it runs (their largest size).
+disk_max=0
+until [[ -f $work/extra.status ]]; do
+    kib=$(du_kib "$extra/tmp" "$extra/out")
+    ((kib > disk_max)) && disk_max=$kib
+    sleep 0.1
 done
-verdict() { awk -F, -v s="\"$1\"" -v k="\"$2\"" '$1 == s && $3 == k { gsub(/"/, "", $6); print $6 }' "$csv"; }
-check_verdict() { # student kernel pattern
+wait "${grading[@]}"
+
+check_points() { # csv expect-map
+    local csv=$1 student got
+    local -n want=$2
+    for student in "${!want[@]}"; do
+        got=$(csv_points "$csv" "$student")
+        result "grades.csv: '${student:0:40}' gets ${want[$student]} points" "$([[ $got == "${want[$student]}" ]]; echo $?)" \
+            "got $got"
+    done
+}
+read -r status seconds <"$work/grade.status"
+result "make grade finishes ($seconds s, ${#expect[@]} submissions)" "$status" "exit $status; see $work/grade.log"
+csv=$out/grades.csv
+check_points "$csv" expect
+verdict() { awk -F, -v s="\"$1\"" -v k="\"$2\"" '$1 == s && $3 == k { gsub(/"/, "", $6); print $6 }' "${3:-$csv}"; }
+check_verdict() { # student kernel pattern [csv]
     local v
-    v=$(verdict "$1" "$2")
+    v=$(verdict "$1" "$2" "${4:-$csv}")
     result "verdict of $1/$2 is $3" "$([[ $v =~ ^($3)$ ]]; echo $?)" "got '$v'"
 }
 check_verdict no_compile interleaved not-built
 check_verdict libc_socket neighbored forbidden
+check_verdict raw_syscall neighbored forbidden
+result "the raw system call is refused at build with a [forbidden] line" \
+    "$(grep -q '\[forbidden\].*system-call' "$out/raw_syscall/03-reduce-divergence/build.log"; echo $?)" \
+    "see $out/raw_syscall/03-reduce-divergence/build.log"
 check_verdict crash neighbored crash
 check_verdict endless neighbored 'endless-loop|timeout'
 check_verdict huge_output neighbored output-limit
 check_verdict fork_bomb neighbored 'timeout|cpu-limit|crash'
 check_verdict wrong interleaved wrong
-check_verdict compile_forever neighbored build-timeout
 check "csv header is student,lab,kernel,points,max,verdict,time" "$(head -n 1 "$csv")" \
     test "$(head -n 1 "$csv")" = "student,lab,kernel,points,max,verdict,time"
 check "every row has 7 fields" "see $csv" awk -F, 'NF != 7 { exit 1 }' "$csv"
 
 # ---- the hostile ones did not get what they tried ----
+# (they reach the sandbox: the C library's functions, found in memory, pass the build's policy)
+for f in reader network writer fork_bomb; do
+    b=$(awk -F, -v s="\"$f\"" '$1 == s { print $9 }' "$out/totals.csv" | tr -d '"')
+    result "the $f fixture passes the build's policy (it reaches the sandbox)" "$([[ $b == ok ]]; echo $?)" \
+        "build '$b'; see $out/$f/03-reduce-divergence/build.log"
+done
 found=$(grep -rl -- "$token" "$out" 2>/dev/null | head -n 3)
 result "no secret (other submission, grader's home) in any output" "$([[ -z $found ]]; echo $?)" "found in $found"
 msg=$(grep -h "READ" "$out/reader/03-reduce-divergence/feedback.txt" | head -n 1)
@@ -131,30 +232,64 @@ result "the reader's reads all failed" "$([[ $msg == *"READ FAILED"* && $msg != 
 result "the socket attempt failed and the listener saw nothing" \
     "$(grep -q "CONNECT FAILED" "$out/network/03-reduce-divergence/feedback.txt" && [[ ! -s $work/connections ]]; echo $?)" \
     "$(grep -ho 'CONNECT [A-Z]*' "$out/network/03-reduce-divergence/feedback.txt") / $(cat "$work/connections" 2>/dev/null)"
-markers=$(ls "$out/../marker-$token" "$out/marker-$token" "/tmp/marker-$token" "$home/marker-$token" \
-    "$ROOT/marker-$token" "$class/victim/marker-$token" "$class/marker-$token" 2>/dev/null)
-result "no marker written outside the submission's folder" "$([[ -z $markers ]]; echo $?)" "$markers"
-rm -f $markers
+markers=()
+for m in "$out/../marker-$token" "$out/marker-$token" "/tmp/marker-$token" "$home/marker-$token" \
+    "$ROOT/marker-$token" "$class/victim/marker-$token" "$class/marker-$token"; do
+    [[ -e $m ]] && markers+=("$m")
+done
+result "no marker written outside the submission's folder" "$((${#markers[@]} > 0))" "${markers[*]}"
+rm -f -- "${markers[@]}"
 hostline=$(sed -n 2p /etc/passwd)
 result "#include \"/etc/passwd\" shows none of the host's passwd" \
     "$(! grep -rqF -- "$hostline" "$out" && grep -q "passwd" "$out/include_host/03-reduce-divergence/build.log"; echo $?)" \
     "'$hostline' appears under $out"
 result "#include of the kit's solution does not build" \
-    "$(grep -q "not found\|No such file" "$out/cheat/03-reduce-divergence/build.log"; echo $?)" "see build.log"
-big=$(find "$out" -type f -size +8M | head -n 3)
-result "no output file over the 8 MiB limit" "$([[ -z $big ]]; echo $?)" "$big"
-uid=${GRADE_UID:-61000}
-alive() { ps -u "$uid" -o stat= 2>/dev/null | grep -vc '^Z'; } # zombies are dead, waiting for init to reap them
+    "$(grep -q "not found\|No such file\|forbidden" "$out/cheat/03-reduce-divergence/build.log"; echo $?)" "see build.log"
+big=$(find "$out" -type f -size +${fsize_mb}M | head -n 3)
+result "no output file over the $fsize_mb MiB limit" "$([[ -z $big ]]; echo $?)" "$big"
 left=0
 if [[ $(id -u) == 0 ]]; then
-    for _ in 1 2 3 4 5; do left=$(alive); [[ $left == 0 ]] && break; sleep 0.5; done
+    for _ in $(seq 10); do left=$(alive "$uid"); [[ $left == 0 ]] && break; sleep 0.5; done
 fi
 result "no process of the sandbox user is left (fork bomb contained)" "$([[ $left == 0 ]]; echo $?)" "$left left"
 result "the fork bomb was reported at its limit" \
     "$(grep -A3 "hit a limit" "$out/summary.txt" | grep -q . && grep -q "fork_bomb" "$out/summary.txt"; echo $?)" \
     "see $out/summary.txt"
+
+# ---- entry names ----
+read -r status seconds <"$work/names.status"
+nout=$work/names-out
+result "make grade of the hostile names finishes ($seconds s, ${#expect_names[@]} entries)" "$status" \
+    "exit $status; see $work/names.log"
+check_points "$nout/grades.csv" expect_names
+students=$(awk -F, 'NR > 1 { print $1 }' "$nout/totals.csv" | sort | tr '\n' ' ')
+result "names: one row of totals.csv per entry, no other (no injected path graded)" \
+    "$([[ $(awk -F, 'NR > 1' "$nout/totals.csv" | wc -l) == "${#expect_names[@]}" ]]; echo $?)" "students: $students"
+result "names: the folder named x<newline>solutions is graded as itself, not as the reference solutions" \
+    "$(grep -q '^"x_solutions",.*not-built' "$nout/grades.csv" && ! grep -q '^"solutions"' "$nout/grades.csv"; echo $?)" \
+    "see $nout/grades.csv"
+result "names: the two names that make 'same_name' are two students, and the log says so" \
+    "$(grep -q "makes the name same_name, which is taken (by another entry or a class file): graded as same_name-2" "$work/names.log" &&
+        [[ -d $nout/same_name && -d $nout/same_name-2 ]]; echo $?)" "see $work/names.log"
+check_verdict compile_forever neighbored build-timeout "$nout/grades.csv"
 result "the compile that never ends is listed among the limits" \
-    "$(grep -q "compile_forever .*build-timeout" "$out/summary.txt"; echo $?)" "see $out/summary.txt"
+    "$(grep -q "compile_forever .*build-timeout" "$nout/summary.txt"; echo $?)" "see $nout/summary.txt"
+
+# ---- layouts; disk: nothing reached the grader's disk, and the filler got its verdict ----
+read -r status seconds <"$work/extra.status"
+result "make grade of the layouts and the disk filler finishes ($seconds s)" "$status" "exit $status; see $work/extra.log"
+check_points "$extra/out/grades.csv" expect_extra
+fb=$extra/out/disk/03-reduce-divergence/feedback.txt
+check_verdict disk neighbored '[a-z-]+' "$extra/out/grades.csv"
+filled=$(grep -o 'FILLED [^ ]*: [0-9]* MiB' "$fb" | tr '\n' ' ')
+ok=1
+if [[ $filled =~ FILLED\ \.:\ ([0-9]+).*FILLED\ /tmp:\ ([0-9]+).*FILLED\ /dev/shm:\ ([0-9]+) ]]; then
+    ((BASH_REMATCH[1] <= 16 && BASH_REMATCH[2] <= 32 && BASH_REMATCH[3] <= 16 && BASH_REMATCH[2] > 0)) && ok=0
+fi
+result "its working folder, /tmp and /dev/shm filled only to their tmpfs sizes (16, 32, 16 MiB)" $ok "${filled:-nothing; see $fb}"
+kit_kib=$(du_kib common emu labs tools Makefile "$BUILD/emu-runtime" "$BUILD/emu/common")
+result "the grader's disk (staging area and output) grew by less than the kit's copy + 8 MiB" \
+    "$((disk_max < kit_kib + 8192 ? 0 : 1))" "at most $disk_max KiB under $extra/tmp and $extra/out; kit $kit_kib KiB"
 
 # ---- the class files ----
 if command -v xmllint >/dev/null; then
@@ -163,6 +298,8 @@ if command -v xmllint >/dev/null; then
     cases=$(xmllint --xpath 'count(/testsuites/testsuite/testcase)' "$out/junit.xml" 2>/dev/null)
     fails=$(xmllint --xpath 'count(/testsuites/testsuite/testcase[failure])' "$out/junit.xml" 2>/dev/null)
     attr=$(xmllint --xpath 'string(/testsuites/@failures)' "$out/junit.xml" 2>/dev/null)
+    xmllint --noout "$nout/junit.xml" 2>"$work/xmllint-names.log"
+    result "junit.xml of the hostile names is well-formed XML (xmllint)" $? "$(head -c 300 "$work/xmllint-names.log")"
 else
     result "junit.xml is well-formed XML" 1 "xmllint is missing (tools/setup grade installs it)"
 fi
@@ -184,28 +321,18 @@ result "each report.json is the checker's gpulab-report/1" \
 
 # ---- a rerun skips, FORCE=1 grades again ----
 before=$(md5sum <"$csv")
-make --no-print-directory grade SUBMISSIONS="$class" LAB=03 OUT="$out" TIMEOUT=3 BUILD="$BUILD" >"$work/rerun.log" 2>&1
-skipped=$(grep -c "already graded" "$work/rerun.log")
-result "a rerun skips graded students" "$([[ $skipped == "${#expect[@]}" && $(md5sum <"$csv") == "$before" ]]; echo $?)" \
-    "$skipped skipped"
+make --no-print-directory grade SUBMISSIONS="$class" LAB=03 OUT="$out" TIMEOUT=4 BUILD="$BUILD" >"$work/rerun.log" 2>&1
+skipped_n=$(grep -c "already graded" "$work/rerun.log")
+result "a rerun skips graded students" "$([[ $skipped_n == "${#expect[@]}" && $(md5sum <"$csv") == "$before" ]]; echo $?)" \
+    "$skipped_n skipped"
 
-# ---- no sandbox: refused, unless SANDBOX=none (then said in the report) ----
-mkdir -p "$work/nobwrap" && printf '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n' >"$work/nobwrap/bwrap"
-chmod +x "$work/nobwrap/bwrap"
-mkdir -p "$work/one" && fixture correct >"$work/one/reduce_divergence.cu"
+# ---- no sandbox: refused, unless SANDBOX=none (the run without one: tests/grader/entry-points.sh) ----
 PATH=$work/nobwrap:$PATH make --no-print-directory grade SUBMISSIONS="$class" LAB=03 OUT="$work/refused" \
     BUILD="$BUILD" >"$work/refused.log" 2>&1
 status=$?
 result "without a working sandbox make grade refuses" \
     "$([[ $status != 0 && ! -e $work/refused/grades.csv ]] && grep -q "SANDBOX=none" "$work/refused.log"; echo $?)" \
     "exit $status; see $work/refused.log"
-mkdir -p "$work/class-none" && cp -r "$work/one" "$work/class-none/alone"
-PATH=$work/nobwrap:$PATH make --no-print-directory grade SUBMISSIONS="$work/class-none" LAB=03 OUT="$work/none" \
-    SANDBOX=none BUILD="$BUILD" >"$work/none.log" 2>&1
-result "SANDBOX=none grades and says so in the report" \
-    "$(grep -q "WITHOUT the sandbox" "$work/none/alone/03-reduce-divergence/feedback.txt" &&
-        grep -q '^"alone","03-reduce-divergence",10,10,' "$work/none/totals.csv"; echo $?)" \
-    "see $work/none.log"
 
 # ---- every lab has a rubric naming the checker's kernels ----
 for lab in $(cd labs && ls -d [0-9][0-9]-*); do
@@ -216,43 +343,16 @@ for lab in $(cd labs && ls -d [0-9][0-9]-*); do
     result "rubric ${lab%%-*} names exactly the checker's kernels" $? "$msg"
 done
 
-# ---- Gradescope: the zip, set up and run in a folder laid out like /autograder ----
-make --no-print-directory autograder LAB=03 AUTOGRADER="$work/autograder.zip" BUILD="$BUILD" >"$work/package.log" 2>&1
-result "make autograder LAB=03 writes the zip" $? "see $work/package.log"
-ag=$work/ag
-mkdir -p "$ag/source" && (cd "$ag/source" && unzip -q "$work/autograder.zip")
-check "the zip has setup.sh and run_autograder at its root, no solutions" "unzip -l" \
-    bash -c "[[ -x '$ag/source/setup.sh' && -x '$ag/source/run_autograder' && ! -e '$ag/source/kit/solutions' ]]"
-AUTOGRADER_ROOT=$ag bash "$ag/source/setup.sh" >"$work/setup.log" 2>&1
-result "setup.sh installs and builds (tools/setup, make grade-tools)" $? "see $work/setup.log"
-cp "$ag/source/run_autograder" "$ag/run_autograder"
-gradescope() { # fixture-file expected-score name
-    rm -rf "$ag/submission" "$ag/results" && mkdir -p "$ag/submission"
-    cp "$1" "$ag/submission/reduce_divergence.cu"
-    (cd "$ag" && AUTOGRADER_ROOT=$ag ./run_autograder) >"$work/ag-$3.log" 2>&1
-    local r=$ag/results/results.json
-    msg=$("$BUILD/grader/grade-report" validate-gradescope --report "$r" 2>&1)
-    result "results.json ($3) has Gradescope's fields" $? "$msg"
-    if command -v python3 >/dev/null; then
-        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d["score"],(int,float)); assert all(t["status"] in ("passed","failed") and isinstance(t["max_score"],(int,float)) for t in d["tests"])' "$r" 2>/dev/null
-        result "results.json ($3) parses with python3's json" $? "see $r"
-    fi
-    local score
-    score=$(sed -n 's/^{"score": \([0-9.]*\),.*/\1/p' "$r")
-    result "run_autograder: $3 submission scores $2 of 10" "$([[ $score == "$2" ]]; echo $?)" "got '$score'; see $work/ag-$3.log"
-}
-fixture correct >"$work/ag-correct.cu"
-gradescope "$work/ag-correct.cu" 10 correct
-gradescope labs/03-reduce-divergence/reduce_divergence.cu 2 wrong
-passes=$(grep -o '"status": "passed"' "$ag/results/results.json" | wc -l)
-result "run_autograder on the wrong one: 1 of 3 tests passed" "$([[ $passes == 1 ]]; echo $?)" "$passes passed"
-
-# ---- PrairieLearn: the entrypoint in a folder laid out like /grade ----
-pl=$work/pl
-mkdir -p "$pl/student" && fixture correct >"$pl/student/reduce_divergence.cu"
-PL_ROOT=$pl KIT=$ROOT LAB=03 grader/prairielearn/run.sh >"$work/pl.log" 2>&1
-result "PrairieLearn entrypoint: results.json with score 1 and 3 tests" \
-    "$(grep -q '^{"gradable": true, "score": 1.000000,' "$pl/results/results.json" &&
-        [[ $(grep -o '"max_points"' "$pl/results/results.json" | wc -l) == 3 ]]; echo $?)" "see $work/pl.log"
+# ---- the entry points (Gradescope, PrairieLearn) and SANDBOX=none, run beside the classes ----
+wait "$entry_pid"
+while IFS= read -r line; do
+    echo "$line"
+    case $line in
+    "  ok "*) passed=$((passed + 1)) ;;
+    "  FAIL "*) failed=$((failed + 1)) ;;
+    "  skip "*) skipped=$((skipped + 1)) ;;
+    esac
+done <"$work/entry-points.results"
+echo "($(($(date +%s) - t_start)) s)"
 
 exit $((failed > 255 ? 255 : failed))

@@ -139,7 +139,10 @@ class_words() {
 }
 
 backend=${BACKEND:-emu}
-build=$root/${BUILD:-build}/known-bad
+case ${BUILD:-build} in
+/*) build=$BUILD/known-bad ;;
+*) build=$root/${BUILD:-build}/known-bad ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$build"
