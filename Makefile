@@ -252,14 +252,16 @@ textbook: $(CHECKER) $(TARGET)/checker/textbook/lab
 # nvcc builds only where the CUDA Toolkit is installed (a machine with none runs the
 # rest, and says so).
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
+# Jobs at a time for the tests' builds and runs (the corpus, the end-to-end checks): the cores.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test:
 	@tools/setup test
 ifeq ($(HAVE_NVCC),yes)
-	@$(MAKE) --no-print-directory BACKEND=gpu WERROR=1 build-all
+	@$(MAKE) --no-print-directory -j$(JOBS) BACKEND=gpu WERROR=1 build-all
 else
 	@echo "test: no nvcc here: the nvcc build of every lab is skipped (tools/setup --doctor)"
 endif
-	@$(MAKE) --no-print-directory BACKEND=emu WERROR=1 build-all
+	@$(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all
 	@BUILD=$(BUILD) tests/end_to_end.sh
 	@tests/skeletons.sh
 	@BUILD=$(BUILD) tests/known-bad/run.sh

@@ -1,4 +1,6 @@
 /* The judge stage: the verdict on one kernel, from every case of its run. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +14,8 @@ static check_verdict classify_stop(const run_outcome *o, const char *said)
 {
     if (o->result.timed_out)
         return verdict_from_tag(said, VERDICT_TIMEOUT);
+    if (o->result.signaled && o->result.signal == SIGSYS) /* the emulated run's system-call filter */
+        return VERDICT_FORBIDDEN;
     if (o->result.signaled)
         return verdict_from_tag(said, VERDICT_CRASH);
     /* Exit status 0 before the harness finished: exit() from inside the lab file. */

@@ -21,7 +21,13 @@ typedef struct {
     int legacy_warp_sync; /* taught as the legacy volatile last warp: a warp exchange without
                              __syncwarp() is reported as a known hazard, not a failure */
     check_sizes sizes;    /* which size table its cases come from */
+    unsigned requires;    /* REQUIRES_*: what the lab's pattern must execute (checker/pattern.c) */
 } check_variant;
+
+/* What a variant's pattern must execute, beside its traffic (the emulator counts each): a
+ * shuffle variant must shuffle, the __syncwarp() variant must call it, the device-side
+ * recursion must launch from the device. */
+enum { REQUIRES_SHUFFLE = 1, REQUIRES_SYNCWARP = 2, REQUIRES_DEVICE_LAUNCH = 4 };
 
 #define CHECK_MAX_VARIANTS 8
 

@@ -814,6 +814,8 @@ int model_traffic(const model_params *p, model_counts *out)
             out->gatom_inst = (uint64_t)grid;
         else if (p->kernel == MODEL_SUM_ATOMIC)
             out->gatom_inst = 2 * (uint64_t)grid + 1;
+        /* two passes (the block sums, then one block adds them), or the single pass */
+        out->launches = p->kernel == MODEL_SUM_GRID_STRIDE || p->kernel == MODEL_SUM_VECTOR4 ? 2 : 1;
         break;
     }
     case MODEL_SGEMM_BLOCKTILE_1D:

@@ -65,6 +65,8 @@ typedef struct {
     uint64_t dram_bytes_min;
     uint64_t flops;    /* useful floating-point operations (2 per multiply-add in matmul) */
     uint64_t gatom_inst; /* warp-level global atomic instructions (the whole sum's finishes; 0 elsewhere) */
+    uint64_t launches;   /* kernels launched per call where the pattern fixes it (the whole sum: two passes
+                            or one); 0: not part of the pattern */
 } model_counts;
 
 /* What the kernel's pattern is, in a phrase for a student ("shared-memory tiles: ..."). */

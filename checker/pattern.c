@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lab_counters.h"
+#include "lab_tasks.h"
 #include "labio_names.h"
 
 int pattern_model(const check_variant *v, const check_case *c, int sms, model_params *p, model_counts *counts)
@@ -37,15 +38,46 @@ static int in_band(uint64_t got, uint64_t model, double band)
     return (double)got <= hi && (double)got >= lo;
 }
 
+/* What the pattern must execute (REQUIRES_*): 1 and a message when a case did not. */
+static int missing_feature(const check_variant *v, const check_case *cs, const labio_file *out, int c, char *message,
+                           size_t size)
+{
+    uint64_t count = 0;
+    if ((v->requires & REQUIRES_SHUFFLE) && measured(out, c, "shfl_inst", &count) == 0 && count == 0) {
+        snprintf(message, size, "[off-pattern] the results are right, but the kernels made no warp shuffle: this "
+                 "kernel's pattern is %s (__shfl_down_sync or another *_sync shuffle)", model_pattern(v->model));
+        return 1;
+    }
+    if ((v->requires & REQUIRES_SYNCWARP) && measured(out, c, "syncwarp_inst", &count) == 0 && count == 0 &&
+        cs->size.n > 32) {
+        snprintf(message, size, "[off-pattern] the results are right, but the kernels never called __syncwarp(): "
+                 "this kernel's pattern is %s", model_pattern(v->model));
+        return 1;
+    }
+    int levels = v->task == TASK_NESTED_HELLO ? cs->size.max_depth > 1 && cs->size.threads > 1
+                                              : cs->size.n > cs->size.block;
+    if ((v->requires & REQUIRES_DEVICE_LAUNCH) && levels && measured(out, c, "device_launches", &count) == 0 &&
+        count == 0) {
+        snprintf(message, size, "[off-pattern] the results are right, but no kernel launched another from the "
+                 "device: this lab's pattern is %s", model_pattern(v->model));
+        return 1;
+    }
+    return 0;
+}
+
 int pattern_off(const check_lab *lab, const check_variant *v, const check_case *cs, const labio_file *out, int c,
                 char *message, size_t size)
 {
     model_params p;
     model_counts model;
     int64_t sms = 1;
-    uint64_t got[3], bytes[2];
+    uint64_t got[3], bytes[2], sectors = 0;
     labio_get_i64(out, LABIO_DEVICE_SMS, &sms);
-    if (!lab || lab->pattern_band <= 0 || pattern_model(v, cs, (int)sms, &p, &model) != 0)
+    if (!lab || lab->pattern_band <= 0)
+        return 0;
+    if (missing_feature(v, cs, out, c, message, size))
+        return 1;
+    if (pattern_model(v, cs, (int)sms, &p, &model) != 0)
         return 0;
     if (measured(out, c, "gld_inst", &got[0]) != 0 || measured(out, c, "gst_inst", &got[1]) != 0 ||
         measured(out, c, "gatom_inst", &got[2]) != 0 || measured(out, c, "gld_bytes", &bytes[0]) != 0 ||
@@ -62,6 +94,24 @@ int pattern_off(const check_lab *lab, const check_variant *v, const check_case *
                  "bytes each where the pattern this lab asks for moves %.1f: the work is not spread over the lanes "
                  "of each warp (one thread doing a block's work?). The pattern: %s", got_bpi, model_bpi,
                  model_pattern(v->model));
+        return 1;
+    }
+    uint64_t launched = 0;
+    if (model.launches && measured(out, c, "kernels_launched", &launched) == 0 && launched > model.launches) {
+        snprintf(message, size, "[off-pattern] the results are right, but the launch function ran %llu kernels where "
+                 "the pattern this lab asks for runs %llu. The pattern: %s", (unsigned long long)launched,
+                 (unsigned long long)model.launches, model_pattern(v->model));
+        return 1;
+    }
+    /* Coalescing: the loads' 32-byte sectors at most band times the model's (the interleaved
+     * tree's adjacent lanes against the neighbored tree's strided ones: 4x the sectors). */
+    if (measured(out, c, "gld_sectors", &sectors) == 0 &&
+        (double)sectors > (double)model.gld_sectors * lab->pattern_band + 4 * PATTERN_SLACK) {
+        snprintf(message, size, "[off-pattern] the results are right, but the kernels' loads touched %llu 32-byte "
+                 "sectors where the pattern this lab asks for touches %llu (%.1fx): the lanes of a warp do not read "
+                 "neighbouring words as the pattern's do. The pattern: %s", (unsigned long long)sectors,
+                 (unsigned long long)model.gld_sectors,
+                 model.gld_sectors ? (double)sectors / (double)model.gld_sectors : 0.0, model_pattern(v->model));
         return 1;
     }
     static const char *const what[] = {"global load instructions", "global store instructions",

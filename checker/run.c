@@ -176,7 +176,8 @@ const char *run_describe(const run_result *r, char *out, unsigned size)
     else if (r->signaled)
         snprintf(out, size, "crashed with signal %d (%s)", r->signal,
                  r->signal == SIGSEGV ? "segmentation fault: a host-side bad pointer" :
-                 r->signal == SIGABRT ? "abort" : r->signal == SIGFPE ? "arithmetic error" : "signal");
+                 r->signal == SIGABRT ? "abort" : r->signal == SIGFPE ? "arithmetic error" :
+                 r->signal == SIGSYS ? "a system call the emulated run refuses: a file, a process, a pipe" : "signal");
     else if (r->start_failed)
         snprintf(out, size, "could not be started");
     else if (r->exit_code != 0)

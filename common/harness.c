@@ -29,8 +29,10 @@
  *     is named: a read of device memory ([host-compute], the emulator closes device memory to
  *     host code as a GPU does) or of the inputs' host copies;
  *   - on a GPU every array has guard bands before and after it, checked after every run;
- *   - on the emulator its modes are read before any lab code runs and echoed ("emu.*"), and
- *     the input bytes no kernel thread loaded in the first run are counted ("unloaded.*").
+ *   - on the emulator its modes are read before any lab code runs and echoed ("emu.*"), the
+ *     program is sealed before the first lab code (emu_harness_seal: no file, process, pipe or
+ *     new descriptor from then on), and the input bytes no kernel thread loaded in the first
+ *     run are counted ("unloaded.*").
  */
 #define _XOPEN_SOURCE 700
 #include "lab.h"
@@ -927,10 +929,12 @@ int main(int argc, char **argv)
              lab_task_name(variant->task), lab_task_name((lab_task)task));
 
     labio_put_text(g_out, LABIO_VARIANT, variant_name);
+    write_device_facts();
 #ifdef LAB_EMULATION
+    /* From here on, before the first lab code: no file, process, pipe or new descriptor. */
+    emu_harness_seal();
     write_emulator_modes();
 #endif
-    write_device_facts();
     for (int c = 0; c < (int)cases; c++)
         run_case(g_out, &g_in, c, variant, info);
 

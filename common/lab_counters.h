@@ -25,7 +25,10 @@
     X(active_lanes, 0, "lanes that took part in warp-level accesses")                                           \
     X(max_thread_reads, 0, "global loads of the busiest thread")                                                \
     X(max_thread_writes, 0, "global stores of the busiest thread")                                              \
-    X(kernels_launched, 0, "grids run, host- and device-side launches")
+    X(kernels_launched, 0, "grids run, host- and device-side launches")                                          \
+    X(device_launches, 0, "grids launched from the device")                                                     \
+    X(shfl_inst, 0, "warp-level shuffles (__shfl_*_sync)")                                                      \
+    X(syncwarp_inst, 0, "warp-level __syncwarp() calls")
 
 /* Measured by Nsight Compute only. */
 #define LAB_NCU_COUNTERS(X)                                                                                     \

@@ -503,7 +503,7 @@ static void rewrite(buf *out)
         else if (c == ')' || c == ']' || c == '}')
             depth--;
         if (dyn_pending && ((c == ';' || c == ',') && depth == depth_at_dyn)) {
-            puts_(out, " __asm__(\"emu_dynamic_shared\")");
+            puts_(out, " EMU_DYNAMIC_NAME(\"emu_dynamic_shared\")");
             dyn_pending = c == ',';
         }
         put(out, &c, 1);

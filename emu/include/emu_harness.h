@@ -12,11 +12,20 @@ extern "C" {
 
 /* Called first thing in main(), before any lab code runs: reads the emulator's modes from the
  * environment once (EMU_RACES, EMU_WARP_SYNC, EMU_TIME_LIMIT_S, EMU_STEP_LIMIT, EMU_STACK_KB,
- * EMU_TRACE; nothing reads them later), installs the signal handlers (a crash in host code goes
+ * EMU_TRACE; nothing reads them later) onto a page that is read-only from then on, installs the
+ * signal handlers (a crash in host code goes
  * on to the handler that was installed before) and closes device memory to host code: from
  * now on only kernels and the runtime's own calls (cudaMemcpy, cudaMemset) touch it, as on a
  * GPU, and host code that dereferences a device pointer faults. */
 void emu_harness_init(void);
+
+/* Called once the harness has what it needs from outside (its channels, the input file) and
+ * before the first lab code: from here on the program may open no file, start no process, make
+ * no pipe, copy no descriptor and map nothing executable (a seccomp filter: a lab file that finds
+ * the C library's functions by their address still reaches none of it; the program is killed
+ * with SIGSYS if it tries). The emulator's symbolizer is started first. Where the kernel refuses
+ * the filter, the run goes on and its "syscalls" mode says why. */
+void emu_harness_seal(void);
 
 /* The modes read at start-up, one at a time: 0 and *name and value filled in for i = 0, 1, ...;
  * -1 past the last. */

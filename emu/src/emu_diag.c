@@ -81,6 +81,10 @@ static void sym_close(void)
     sym.pid = 0;
 }
 
+/* Once the harness has sealed the program (no new processes: emu_harness_seal), only the
+ * symbolizer started before that answers; without it, no line numbers. */
+static int sealed;
+
 static int sym_open(const char *obj)
 {
     if (sym.pid && sym.owner == getpid() && strcmp(sym.obj, obj) == 0)
@@ -96,7 +100,7 @@ static int sym_open(const char *obj)
         sym.broken = 0;
     }
     sym_close();
-    if (sym.broken)
+    if (sym.broken || sealed)
         return -1;
     int to[2], from[2];
     if (pipe2(to, O_CLOEXEC) != 0)
@@ -207,7 +211,7 @@ static int frames_of(uintptr_t site, char func[6][512], char loc[6][512])
             snprintf(func[frames], 512, "%.511s", lines[i]);
             snprintf(loc[frames], 512, "%.511s", lines[i + 1]);
         }
-    } else {
+    } else if (!sealed) {
         /* one run per question: llvm-symbolizer-14, or GNU addr2line */
         static const char *const tools[] = {
             "llvm-symbolizer --functions=linkage --inlining --demangle --obj='%s' %#lx 2>/dev/null",
@@ -333,3 +337,13 @@ int emu_describe_data(uintptr_t addr, char *name, size_t size, size_t *offset)
     *offset = (size_t)(rel - start);
     return 1;
 }
+
+void emu_symbolizer_start(void)
+{
+    char obj[1024];
+    uintptr_t rel;
+    if (object_of((uintptr_t)&emu_symbolizer_start, obj, sizeof obj, &rel) == 0)
+        sym_open(obj);
+}
+
+void emu_symbolizer_seal(void) { sealed = 1; }

@@ -62,6 +62,10 @@ void emu_scratch_reset(void);
 /* ---- diagnostics (emu_diag.c) ---- */
 /* Writes "file:line (function)" for a code address into buf (answers are cached). */
 void emu_describe_site(uintptr_t site, char *buf, size_t size);
+/* The long-running symbolizer, started before the harness seals the program; after
+ * emu_symbolizer_seal() nothing new is started (no line numbers without it). */
+void emu_symbolizer_start(void);
+void emu_symbolizer_seal(void);
 /* Writes "file:line" alone (no function) for a code address into buf. */
 void emu_describe_line(uintptr_t site, char *buf, size_t size);
 /* Names the variable of the program image that holds addr ("sdata", with the byte
@@ -256,10 +260,23 @@ int emu_run_grid(emu_launch_rec *r); /* -1: a fault (in emu_fault) stopped it */
 
 /* emu_launch.c: limits of one host launch */
 enum { RACES_OFF = 0, RACES_WARN = 1, RACES_ERROR = 2 };
-extern int emu_race_mode;      /* EMU_RACES */
-extern int emu_warp_sync_mode; /* EMU_WARP_SYNC: RACES_WARN or RACES_ERROR */
+/* The modes and limits, on a page of their own that is read-only once the harness has called
+ * emu_harness_init(): nothing the lab file does can change them (emu_launch.c). */
+typedef struct {
+    int race_mode;                 /* EMU_RACES */
+    int warp_sync_mode;            /* EMU_WARP_SYNC: RACES_WARN or RACES_ERROR */
+    double time_limit_s;           /* EMU_TIME_LIMIT_S */
+    unsigned long long step_limit; /* EMU_STEP_LIMIT */
+} emu_settings_t;
+extern union emu_settings_page {
+    emu_settings_t s;
+    char page[4096];
+} emu_settings_page;
+#define emu_race_mode (emu_settings_page.s.race_mode)
+#define emu_warp_sync_mode (emu_settings_page.s.warp_sync_mode)
+void emu_settings_seal(void); /* the page read-only from now on */
 extern unsigned long long emu_steps;
-extern double emu_time_limit_s;
+#define emu_time_limit_s (emu_settings_page.s.time_limit_s)
 extern volatile sig_atomic_t emu_timed_out;
 int emu_check_budget(void); /* -1 (and emu_fault) when the launch ran past its steps or time */
 void emu_settings_load(void);        /* the EMU_* modes and limits, read once */

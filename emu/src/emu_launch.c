@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -17,12 +18,11 @@ static size_t dyn_shared_limit = 48u << 10;
 static emu_launch_rec *queue_head, *queue_tail;
 static const char *next_name; /* emu_launch_name() for the next launch */
 
-int emu_race_mode = RACES_ERROR;
-int emu_warp_sync_mode = RACES_ERROR;
+union emu_settings_page emu_settings_page __attribute__((aligned(4096))) = {{RACES_ERROR, RACES_ERROR, 300.0, 1ull << 31}};
+static int settings_sealed;
 unsigned long long emu_steps;
-double emu_time_limit_s;
 volatile sig_atomic_t emu_timed_out;
-static unsigned long long step_limit;
+#define step_limit (emu_settings_page.s.step_limit)
 static double launch_start_s;
 
 static double now_s(void)
@@ -109,9 +109,17 @@ void emu_settings_load(void)
 
 unsigned long long emu_step_limit(void) { return step_limit; }
 
+void emu_settings_seal(void)
+{
+    if (!settings_sealed && mprotect(&emu_settings_page, sizeof emu_settings_page, PROT_READ) == 0)
+        settings_sealed = 1;
+}
+
 /* The emulator's own tests change the modes between their cases. */
 void emu_settings_reload(void)
 {
+    if (settings_sealed)
+        return;
     settings_loaded = 0;
     emu_settings_load();
 }
@@ -155,6 +163,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
     if (emu_cur) {
         /* A device-side launch: a tail launch runs after the launching grid; any other runs
          * right after the launching block (emu_run.c), before the parent's other blocks. */
+        emu_counts.device_launches++;
         if (r->depth >= MAX_DEPTH) {
             emu_device_set_error(cudaErrorLaunchMaxDepthExceeded);
             return cudaErrorLaunchMaxDepthExceeded;

@@ -225,6 +225,10 @@ int emu_warp_round(emu_lane **g, int n)
     unsigned int base = g[0]->lin & ~31u;
     if (emu_trace_on)
         emu_trace_warp_op(g, n);
+    if (op == W_SYNCWARP)
+        emu_counts.syncwarp_inst++;
+    else if (op <= EMU_SHFL_XOR)
+        emu_counts.shfl_inst++;
     emu_race_warp_synced(base / 32);
     unsigned int ballot = 0;
     for (int i = 0; i < n; i++)

@@ -538,6 +538,12 @@ static void test_host_boundary(void)
     run_case(case_host_boundary, 6, NULL, &r);
     CU_ASSERT_EQUAL(r.status, cudaSuccess);
     CU_ASSERT_EQUAL(r.value, 64);
+    /* sealed: kernels still run; opening a file kills the program */
+    run_case(case_host_boundary, 7, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 64);
+    run_case(case_host_boundary, 8, NULL, &r);
+    CU_ASSERT_TRUE(r.crashed);
 }
 
 static void test_broken_misaligned_vector(void)

@@ -39,7 +39,8 @@
 #                                          DIR/<patch>/ (for a GPU machine without its toolchain)
 #   KNOWN_BAD_EMU_PREBUILT=DIR BACKEND=gpu tests/known-bad/run.sh   on a GPU, with the emulator's
 #                                          diagnostics from those programs (EMU_DIAG_BUILD)
-# Builds go to $BUILD/known-bad (BUILD defaults to build), reused between patches:
+# Patches run KNOWN_BAD_JOBS at a time (default: the cores), each job slot building in
+# $BUILD/known-bad/slot-N (BUILD defaults to build), reused by its next patch:
 # only the lab file is rebuilt.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -146,12 +147,15 @@ esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$build"
+export LC_ALL=C
 passed=0
 failed=0
 skipped=0
 
-echo "known-bad corpus on BACKEND=$backend: ${#patches[@]} patches (logs in $tmp, removed at exit; KNOWN_BAD_KEEP=dir keeps them)"
-for p in "${patches[@]}"; do
+# One patch, in job slot $2 (its own tree and build folder, reused by the slot's next patch):
+# the result line goes to $tmp/<name>.result, "ok|gap|FAIL<TAB>line".
+run_patch() {
+    local p=$1 slot=$2 name lab variant verdict src why gap known_classes alternatives alternative
     name=$(basename "$p" .patch)
     lab=$(header "$p" lab)
     variant=$(header "$p" variant)
@@ -168,17 +172,15 @@ for p in "${patches[@]}"; do
         why="no solution file in solutions/$lab"
     fi
 
-    tree=$tmp/tree
-    log=$tmp/$name.log
-    json=$tmp/$name.json
+    local tree=$tmp/tree-$slot log=$tmp/$name.log json=$tmp/$name.json slot_build=$build/slot-$slot
     if [ -z "$why" ]; then
-        rm -rf "$build"/*/tree
+        rm -rf "$slot_build"/*/tree
         if ! patched_tree "$p" "$src" "$tree" "$lab" > "$log"; then
             why="patch does not apply to $src (the solution changed?): $(head -n 1 "$log")"
         fi
     fi
 
-    make_args=(--no-print-directory TREE="$tree" LAB="${lab:0:2}" BUILD="$build" BACKEND="$backend")
+    local make_args=(--no-print-directory TREE="$tree" LAB="${lab:0:2}" BUILD="$slot_build" BACKEND="$backend")
     if [ -n "${KNOWN_BAD_EMU_PREBUILT:-}" ]; then
         if [ -d "$KNOWN_BAD_EMU_PREBUILT/$name" ]; then
             make_args+=(EMU_DIAG_BUILD="$KNOWN_BAD_EMU_PREBUILT/$name")
@@ -194,6 +196,7 @@ for p in "${patches[@]}"; do
             esac
         else
             make "${make_args[@]}" check VARIANT="$variant" JSON="$json" TIMEOUT=20 >> "$log" 2>&1
+            local kernel correct message got
             kernel=$(jq -c --arg v "$variant" '[.labs[].kernels[] | select(.name == $v)][0] // empty' "$json" 2>/dev/null)
             if [ -z "$kernel" ]; then
                 why="no report for variant $variant (see the log)"
@@ -215,16 +218,48 @@ for p in "${patches[@]}"; do
     fi
 
     if [ -z "$why" ]; then
-        passed=$((passed + 1))
-        echo "  ok    $name ($variant: $verdict)"
+        printf 'ok\t  ok    %s (%s: %s)\n' "$name" "$variant" "$verdict"
     elif [ -n "$gap" ] && [ "$why" = "passed as correct" ]; then
-        skipped=$((skipped + 1))
-        echo "  gap   $name ($variant: $verdict): passed as correct, a known gap: $gap"
+        printf 'gap\t  gap   %s (%s: %s): passed as correct, a known gap: %s\n' "$name" "$variant" "$verdict" "$gap"
     else
-        failed=$((failed + 1))
-        echo "  FAIL  $name ($variant: $verdict): $why"
-    fi
+        printf 'FAIL\t  FAIL  %s (%s: %s): %s\n' "$name" "$variant" "$verdict" "$why"
+    fi > "$tmp/$name.result"
+}
+
+# Patches run KNOWN_BAD_JOBS at a time (default: the cores); the lines come out in corpus order.
+jobs=${KNOWN_BAD_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
+echo "known-bad corpus on BACKEND=$backend: ${#patches[@]} patches, $jobs at a time (logs in $tmp, removed at exit; KNOWN_BAD_KEEP=dir keeps them)"
+declare -A slot_of=() # pid -> slot
+free_slots=()
+for ((i = 0; i < jobs; i++)); do free_slots+=("$i"); done
+printed=0
+print_done() { # the results of the patches that are done, in corpus order
+    while ((printed < ${#patches[@]})); do
+        local r=$tmp/$(basename "${patches[printed]}" .patch).result
+        [ -s "$r" ] || return 0
+        IFS=$'\t' read -r kind line < "$r"
+        case $kind in ok) passed=$((passed + 1)) ;; gap) skipped=$((skipped + 1)) ;; *) failed=$((failed + 1)) ;; esac
+        echo "$line"
+        printed=$((printed + 1))
+    done
+}
+for p in "${patches[@]}"; do
+    while ((${#free_slots[@]} == 0)); do
+        wait -n -p done_pid 2>/dev/null || true
+        if [[ -n ${done_pid:-} && -n ${slot_of[$done_pid]:-} ]]; then
+            free_slots+=("${slot_of[$done_pid]}")
+            unset "slot_of[$done_pid]"
+        fi
+        print_done
+    done
+    slot=${free_slots[0]}
+    free_slots=("${free_slots[@]:1}")
+    run_patch "$p" "$slot" &
+    slot_of[$!]=$slot
 done
+wait
+print_done
 if [ -n "${KNOWN_BAD_KEEP:-}" ]; then
     mkdir -p "$KNOWN_BAD_KEEP" && cp "$tmp"/*.log "$tmp"/*.json "$KNOWN_BAD_KEEP"/ 2>/dev/null
 fi

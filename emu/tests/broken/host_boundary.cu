@@ -7,11 +7,14 @@
  *      the load/store hooks like any access, so it is out-of-bounds
  *   4  a kernel writes a host variable of the program (no __device__): not device memory
  *   5  a kernel writes __constant__ memory: only the host may fill it
- *   6  a kernel copies with memcpy() inside its arrays: clean, and counted as loads and stores */
+ *   6  a kernel copies with memcpy() inside its arrays: clean, and counted as loads and stores
+ *   7  sealed (emu_harness_seal), a kernel still runs and its results come back
+ *   8  sealed, host code opens a file: the system-call filter kills the program (SIGSYS) */
 #include "broken.h"
 
 #include <cuda_runtime.h>
 #include <emu_harness.h>
+#include <stdio.h>
 #include <string.h>
 
 __device__ int stash[64];
@@ -74,6 +77,15 @@ extern "C" int broken_host_boundary(int variant, int *value)
     case 5:
         write_constant<<<1, 4>>>();
         return cudaDeviceSynchronize();
+    case 7:
+    case 8:
+        emu_harness_seal();
+        if (variant == 8) {
+            FILE *f = fopen("/proc/self/status", "r"); /* killed here */
+            *value = f != 0;
+            return 0;
+        }
+        /* fall through: the sealed program still runs kernels */
     default: {
         copy_with_memcpy<<<1, 32>>>(a, b, 64);
         cudaError_t e = cudaDeviceSynchronize();
