@@ -156,12 +156,13 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
          * the lab file can write to, goes elsewhere and is never read as the tool's. */
         snprintf(out_txt, sizeof out_txt, "%s/diag-%s-%s.log", workdir, v->name, TOOLS[t].tool);
         snprintf(err_txt, sizeof err_txt, "%s/diag-%s-%s.program", workdir, v->name, TOOLS[t].tool);
-        char *argv[] = {sanitizer,      "--tool",   (char *)TOOLS[t].tool, "--error-exitcode", "86",
-                        "--print-limit", "4",       "--log-file",          out_txt,            "--racecheck-report",
-                        "hazard",       (char *)program, "--input",        input,              "--variant",
-                        (char *)v->name, NULL};
+        char *tool_argv[] = {sanitizer,     "--tool",      (char *)TOOLS[t].tool, "--error-exitcode", "86",
+                             "--print-limit", "4",         "--log-file",          out_txt,            "--racecheck-report",
+                             "hazard",        NULL};
         if (strcmp(TOOLS[t].tool, "racecheck") != 0) /* the report option is racecheck's alone */
-            memmove(&argv[9], &argv[11], 6 * sizeof argv[0]);
+            tool_argv[9] = NULL;
+        char *argv[32];
+        lab_command(opt->launcher, program, tool_argv, input, v->name, argv);
         size_t used = strlen(k->checks);
         snprintf(k->checks + used, sizeof k->checks - used, " %s", TOOLS[t].tool);
         run_channels channels = {output, "diagnose", 0};
@@ -169,7 +170,7 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
             continue;
         if (!run_describe(&result, why, sizeof why))
             continue;
-        if (file_mentions(out_txt, "is not supported by the selected tool")) {
+        if (result.exit_code != 86 && file_mentions(out_txt, "is not supported by the selected tool")) {
             /* racecheck and synccheck cannot follow device-side launches (lab 06) */
             used = strlen(k->checks);
             snprintf(k->checks + used, sizeof k->checks - used, " (not supported here)");

@@ -122,6 +122,7 @@ trees)
         read -r lab variant expected <"$tree/EXPECT" || return 0
         json=$out/tree-$name.json
         if [[ -n $emu_root && -d $emu_root/$name ]]; then emu_args=(EMU_DIAG_BUILD="$emu_root/$name"); else emu_args=(EMU_DIAG=0); fi
+        rm -rf "build/trust-trees-$slot"/*/tree # the slot's last tree: its program would look up to date
         make --no-print-directory check BACKEND=gpu TREE="$tree" LAB="${lab:0:2}" VARIANT="$variant" JSON="$json" \
             TIMEOUT=30 BUILD="build/trust-trees-$slot" "${emu_args[@]}" >"$out/tree-$name.log" 2>&1
         got=$(jq -r --arg v "$variant" '[.labs[].kernels[] | select(.name == $v)][0] | if .correct then "PASS" else .verdict end' \
@@ -130,11 +131,17 @@ trees)
         [[ -z $got ]] && got="not-built"
         printf '%-40s %-26s %-16s %-34s %s\n' "$name" "$lab" "$variant" "$expected" "$got" >"$out/tree-$name.line"
     }
-    running=0 slot=0
+    declare -A slot_of=() # pid -> its build slot: two trees never share one
+    free=()
+    for ((i = 0; i < jobs; i++)); do free+=("$i"); done
     for tree in "$arg"/*/; do
-        if ((running >= jobs)); then wait -n; running=$((running - 1)); fi
-        one_tree "${tree%/}" $((slot++ % jobs)) &
-        running=$((running + 1))
+        while ((${#free[@]} == 0)); do
+            wait -n -p done_pid 2>/dev/null || true
+            [[ -n ${done_pid:-} && -n ${slot_of[$done_pid]:-} ]] && { free+=("${slot_of[$done_pid]}"); unset "slot_of[$done_pid]"; }
+        done
+        one_tree "${tree%/}" "${free[0]}" &
+        slot_of[$!]=${free[0]}
+        free=("${free[@]:1}")
     done
     wait
     printf '%-40s %-26s %-16s %-34s %s\n' name lab variant expected got | tee "$out/trees.txt"

@@ -30,7 +30,7 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
-                    "             [--profile] [--require-model] [--timed-only] [--fast] [--variant NAME] [--emu-build DIR]"
+                    "             [--profile] [--require-model] [--timed-only] [--fast] [--launcher] [--variant NAME] [--emu-build DIR]"
                     " [--library PROGRAM] [--sweep CSV]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS]\n"
                     "             [--view DIR [--view-build DIR]] LAB...\n"
@@ -174,7 +174,7 @@ static int sweep(const check_options *opt, run_report *run, const char **labs, i
 
 int main(int argc, char **argv)
 {
-    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, NULL, 0, 0, 0, 0, 0, 1, 60.0, NULL, NULL};
+    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, NULL, 0, 0, 0, 0, 0, 0, 1, 60.0, NULL, NULL};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
@@ -193,6 +193,8 @@ int main(int argc, char **argv)
             opt.timed_only = 1;
         else if (strcmp(argv[i], "--fast") == 0)
             opt.fast = 1;
+        else if (strcmp(argv[i], "--launcher") == 0)
+            opt.launcher = 1;
         else if (i + 1 < argc && strcmp(argv[i], "--emu-build") == 0)
             opt.emu_build = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--library") == 0)

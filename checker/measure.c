@@ -183,7 +183,7 @@ void stage_measure(const check_options *opt, run_report *run, const char *progra
         snprintf(profile_in, sizeof profile_in, "%s/profile-in-%s.bin", workdir, v->name);
         snprintf(profile_out, sizeof profile_out, "%s/profile-out-%s.bin", workdir, v->name);
         if (cases_write_input(v, &one, profile_in) != 0 ||
-            profile_variant(program, profile_in, profile_out, v->name, workdir, opt->timeout_s * 10, &k->measured,
+            profile_variant(opt->launcher, program, profile_in, profile_out, v->name, workdir, opt->timeout_s * 10, &k->measured,
                             perr, sizeof perr) != 0)
             fprintf(stderr, "check: %s: no counters: %s\n", v->name, perr);
     }

@@ -108,7 +108,7 @@ int profile_parse_csv(const char *path, measured_counts *out)
     return out->present || out->has_branch_uniformity ? 0 : -1;
 }
 
-int profile_variant(const char *program, const char *input, const char *output, const char *variant,
+int profile_variant(int launcher, const char *program, const char *input, const char *output, const char *variant,
                     const char *workdir, double timeout_s, measured_counts *out, char *err, size_t err_size)
 {
     char metrics[1024] = "", csv[4096], log[4096], ncu[4096] = "ncu";
@@ -129,8 +129,9 @@ int profile_variant(const char *program, const char *input, const char *output, 
     snprintf(csv, sizeof csv, "%s/ncu-%s.csv", workdir, variant);
     snprintf(log, sizeof log, "%s/ncu-%s.log", workdir, variant);
     /* ncu's report to a file of its own (--log-file): the program's output never mixes with it. */
-    char *argv[] = {ncu, "--csv", "--clock-control", "none", "--log-file", csv, "--metrics", metrics, (char *)program,
-                    "--input", (char *)input, "--variant", (char *)variant, NULL};
+    char *tool_argv[] = {ncu, "--csv", "--clock-control", "none", "--log-file", csv, "--metrics", metrics, NULL};
+    char *argv[32];
+    lab_command(launcher, program, tool_argv, input, variant, argv);
     run_channels channels = {output, "profile", 0};
     if (run_program(argv, "/dev/null", log, timeout_s, &channels, &result) != 0 || result.start_failed) {
         snprintf(err, err_size, "could not run ncu (Nsight Compute); set NCU=/path/to/ncu");

@@ -9,7 +9,7 @@
 /* Runs `ncu` over `program --input input --output output --variant name` and
  * sums each metric over every kernel the run launched. 0 on success, else -1
  * with a reason in err. */
-int profile_variant(const char *program, const char *input, const char *output, const char *variant,
+int profile_variant(int launcher, const char *program, const char *input, const char *output, const char *variant,
                     const char *workdir, double timeout_s, measured_counts *out, char *err, size_t err_size);
 
 /* Parses ncu --csv output (exposed for the tests). 0 when at least one metric was found. */

@@ -168,6 +168,27 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
     return 0;
 }
 
+void lab_command(int launcher, const char *program, char *const tool[], const char *input, const char *variant,
+                 char *out[])
+{
+    int n = 0;
+    if (launcher) {
+        out[n++] = (char *)program;
+        out[n++] = "--tool";
+    }
+    for (int i = 0; tool[i] && n < 24; i++)
+        out[n++] = tool[i];
+    if (launcher)
+        out[n++] = "--";
+    else
+        out[n++] = (char *)program;
+    out[n++] = "--input";
+    out[n++] = (char *)input;
+    out[n++] = "--variant";
+    out[n++] = (char *)variant;
+    out[n] = NULL;
+}
+
 const char *run_describe(const run_result *r, char *out, unsigned size)
 {
     if (r->timed_out)

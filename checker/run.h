@@ -30,6 +30,13 @@ typedef struct {
 int run_program(char *const argv[], const char *stdout_path, const char *stderr_path, double timeout_s,
                 const run_channels *channels, run_result *result);
 
+/* The command that runs a lab program under a tool (tool: its argv, NULL-terminated) into out
+   (32 entries): TOOL ARGS... PROGRAM --input IN --variant NAME; or, where the program is a launcher
+   (the grader's run-lab, which runs the real program in a sandbox), PROGRAM --tool TOOL ARGS... --
+   --input IN --variant NAME, so that the tool runs inside the sandbox, beside the program. */
+void lab_command(int launcher, const char *program, char *const tool[], const char *input, const char *variant,
+                 char *out[]);
+
 /* A one-line description of an abnormal end ("crashed with SIGSEGV", ...), or NULL for exit 0. */
 const char *run_describe(const run_result *result, char *out, unsigned size);
 

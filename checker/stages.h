@@ -27,6 +27,7 @@ typedef struct {
     const char *library;   /* on a GPU: the library program (CUB, cuBLAS) timed beside labs that name one */
     int ladder, profile, require_model, timed_only;
     int fast; /* skip the diagnose stage (timing runs only, never grading) */
+    int launcher; /* --launcher: the programs are the grader's run-lab, which runs a tool inside its sandbox */
     uint64_t seed;
     double timeout_s;
     const char *view;       /* --view DIR: the HTML reports go there (NULL: none) */

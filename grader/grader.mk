@@ -19,7 +19,7 @@ $(GRADE_REPORT): grader/report.c checker/verdict.c checker/verdict.h
 	$(CC) $(CFLAGS) -Ichecker grader/report.c checker/verdict.c -o $@ -lm
 
 grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT)
-	@tools/setup grade
+	@tools/setup grade $(if $(filter emu,$(BACKEND)),emu)
 ifeq ($(BACKEND),emu)
 	@$(MAKE) -s --no-print-directory -C emu BUILD=$(abspath $(BUILD))/emu-runtime all
 endif
