@@ -123,6 +123,7 @@ trees)
         json=$out/tree-$name.json
         if [[ -n $emu_root && -d $emu_root/$name ]]; then emu_args=(EMU_DIAG_BUILD="$emu_root/$name"); else emu_args=(EMU_DIAG=0); fi
         rm -rf "build/trust-trees-$slot"/*/tree # the slot's last tree: its program would look up to date
+        rm -f "$json"                             # and no report of an earlier run stands in for this one
         make --no-print-directory check BACKEND=gpu TREE="$tree" LAB="${lab:0:2}" VARIANT="$variant" JSON="$json" \
             TIMEOUT=30 BUILD="build/trust-trees-$slot" "${emu_args[@]}" >"$out/tree-$name.log" 2>&1
         got=$(jq -r --arg v "$variant" '[.labs[].kernels[] | select(.name == $v)][0] | if .correct then "PASS" else .verdict end' \
