@@ -177,6 +177,12 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
             continue;
         }
         findings(out_txt, found, sizeof found);
+        if (!found[0]) { /* no report: the tool's own words, from its output (it could not start?) */
+            char tail[300];
+            read_tail(err_txt, tail, sizeof tail);
+            if (tail[0])
+                snprintf(found, sizeof found, "%s; its output ends: %s", why, tail);
+        }
         if (result.timed_out)
             continue; /* too slow under this tool: no finding */
         char earlier[sizeof k->message];
