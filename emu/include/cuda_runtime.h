@@ -13,6 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+/* What nvcc's runtime header brings along (its common and math functions), so a program
+ * that calls time(), malloc() or sqrtf() without including their headers builds as with nvcc. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #define EMU_CUDA 1
 #define CUDART_VERSION 12000
@@ -40,6 +46,8 @@ typedef enum cudaError {
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
+    cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorHostMemoryNotRegistered = 713,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorUnknown = 999
@@ -116,6 +124,27 @@ struct cudaPointerAttributes {
     void *hostPointer;
 };
 
+enum cudaFuncCache {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3
+};
+
+/* Flags of the host-memory calls (page-locking means nothing to the emulator: every copy is
+ * synchronous) and of cudaMallocManaged. */
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 
@@ -190,10 +219,20 @@ extern "C" {
 #endif
 
 cudaError_t cudaMalloc(void **ptr, size_t bytes);
-cudaError_t cudaMallocManaged(void **ptr, size_t bytes, unsigned int flags);
+#ifdef __cplusplus
+#define EMU_DEFAULT_ATTACH = cudaMemAttachGlobal
+#else
+#define EMU_DEFAULT_ATTACH
+#endif
+cudaError_t cudaMallocManaged(void **ptr, size_t bytes, unsigned int flags EMU_DEFAULT_ATTACH);
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMallocHost(void **ptr, size_t bytes);
+cudaError_t cudaHostAlloc(void **ptr, size_t bytes, unsigned int flags);
 cudaError_t cudaFreeHost(void *ptr);
+/* Page-locks host memory on a GPU; here it checks its arguments and remembers the range
+ * (cudaHostUnregister of a pointer never registered is cudaErrorHostMemoryNotRegistered). */
+cudaError_t cudaHostRegister(void *ptr, size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 /* As in CUDA, C++ callers may leave out the stream (the default stream, 0). */
 #ifdef __cplusplus
@@ -234,6 +273,19 @@ cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t error);
 const char *cudaGetErrorName(cudaError_t error);
 cudaError_t cudaFuncSetAttributeRaw(const void *func, cudaFuncAttribute attr, int value);
+cudaError_t cudaDriverGetVersion(int *version);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaFuncSetCacheConfigRaw(const void *func, enum cudaFuncCache config);
+cudaError_t cudaProfilerStart(void); /* cuda_profiler_api.h: nothing to profile here */
+cudaError_t cudaProfilerStop(void);
+/* Occupancy of the emulated device (2048 threads, 32 blocks and 228 KiB of shared memory per
+ * SM, as an H100): the C++ templates below take the kernel itself, as nvcc's do. The kernel's
+ * static shared memory and registers are not known here and do not limit the answer. */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int block_size,
+                                                                   size_t dynamic_shared, unsigned int flags);
+cudaError_t cudaOccupancyMaxPotentialBlockSizeRaw(int *min_grid, int *block_size, const void *func,
+                                                  size_t dynamic_shared, int block_size_limit);
 
 /* The emulator's own entry points (used by the C++ part below). */
 typedef void (*emu_thunk_fn)(void *closure);
@@ -295,11 +347,35 @@ enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_A
 #define __shared__ static EMU_SHARED
 #endif
 
+/* The built-in variables. With __declspec(property) (emucc passes -fdeclspec) they are objects
+ * of their own, not macros, so a host variable or a struct member of the same name (a host
+ * `dim3 gridDim`, cudaDeviceProp's warpSize) means what it says, as with nvcc; `threadIdx.x`
+ * reads the running thread's index, and the object converts to uint3 or dim3. */
+#if __has_declspec_attribute(property)
+#define EMU_BUILTIN(TYPE, NAME, GET)                                                                        \
+    struct emu_builtin_##NAME {                                                                             \
+        __declspec(property(get = get_x)) unsigned int x;                                                   \
+        __declspec(property(get = get_y)) unsigned int y;                                                   \
+        __declspec(property(get = get_z)) unsigned int z;                                                   \
+        static unsigned int get_x() { return GET().x; }                                                     \
+        static unsigned int get_y() { return GET().y; }                                                     \
+        static unsigned int get_z() { return GET().z; }                                                     \
+        operator TYPE() const { uint3 v = GET(); return TYPE{v.x, v.y, v.z}; }                              \
+    };                                                                                                      \
+    static constexpr emu_builtin_##NAME NAME{};
+EMU_BUILTIN(uint3, threadIdx, emu_thread_idx)
+EMU_BUILTIN(uint3, blockIdx, emu_block_idx)
+EMU_BUILTIN(dim3, blockDim, emu_block_dim)
+EMU_BUILTIN(dim3, gridDim, emu_grid_dim)
+#undef EMU_BUILTIN
+static constexpr int warpSize = 32;
+#else /* a C++ compiler without -fdeclspec: the names are macros */
 #define threadIdx (emu_thread_idx())
 #define blockIdx (emu_block_idx())
 #define blockDim (emu_block_dim())
 #define gridDim (emu_grid_dim())
 #define warpSize 32
+#endif
 
 #define EMU_INLINE static inline __attribute__((always_inline))
 
@@ -477,6 +553,58 @@ template <typename T>
 static inline cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value)
 {
     return cudaFuncSetAttributeRaw((const void *)func, attr, value);
+}
+template <typename T>
+static inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
+{
+    return cudaFuncSetCacheConfigRaw((const void *)func, config);
+}
+
+/* nvcc's runtime header has these typed overloads: cudaMalloc(&float_ptr, bytes) and the like,
+ * without a cast to void **. */
+template <typename T> static inline cudaError_t cudaMalloc(T **ptr, size_t bytes)
+{
+    return cudaMalloc((void **)ptr, bytes);
+}
+template <typename T> static inline cudaError_t cudaMallocHost(T **ptr, size_t bytes)
+{
+    return cudaMallocHost((void **)ptr, bytes);
+}
+template <typename T> static inline cudaError_t cudaMallocHost(T **ptr, size_t bytes, unsigned int flags)
+{
+    return cudaHostAlloc((void **)ptr, bytes, flags);
+}
+template <typename T> static inline cudaError_t cudaHostAlloc(T **ptr, size_t bytes, unsigned int flags)
+{
+    return cudaHostAlloc((void **)ptr, bytes, flags);
+}
+template <typename T>
+static inline cudaError_t cudaMallocManaged(T **ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal)
+{
+    return cudaMallocManaged((void **)ptr, bytes, flags);
+}
+
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T func, int block_size,
+                                                                        size_t dynamic_shared)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, (const void *)func, block_size,
+                                                                  dynamic_shared, 0);
+}
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, T func, int block_size,
+                                                                                 size_t dynamic_shared,
+                                                                                 unsigned int flags)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, (const void *)func, block_size,
+                                                                  dynamic_shared, flags);
+}
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block_size, T func,
+                                                             size_t dynamic_shared = 0, int block_size_limit = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeRaw(min_grid, block_size, (const void *)func, dynamic_shared,
+                                                 block_size_limit);
 }
 template <typename T>
 static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count, size_t offset = 0,

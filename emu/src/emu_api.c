@@ -195,3 +195,141 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     }
     return cudaSuccess;
 }
+
+/* ---- small host calls that nvcc's runtime has ---- */
+
+cudaError_t cudaHostAlloc(void **ptr, size_t bytes, unsigned int flags)
+{
+    if (flags & ~0x0fu)
+        return cudaErrorInvalidValue;
+    return cudaMallocHost(ptr, bytes);
+}
+
+/* Registered host ranges: page-locking means nothing here, but the calls' errors are CUDA's. */
+static struct host_range {
+    const char *start;
+    size_t bytes;
+} *registered;
+static size_t registered_n, registered_cap;
+
+cudaError_t cudaHostRegister(void *ptr, size_t bytes, unsigned int flags)
+{
+    if (!ptr || !bytes || (flags & ~0x0fu))
+        return cudaErrorInvalidValue;
+    struct cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, ptr) == cudaSuccess && a.type == cudaMemoryTypeDevice)
+        return cudaErrorInvalidValue; /* device memory is not host memory to lock */
+    const char *p = ptr;
+    for (size_t i = 0; i < registered_n; i++)
+        if (p < registered[i].start + registered[i].bytes && registered[i].start < p + bytes)
+            return cudaErrorHostMemoryAlreadyRegistered;
+    if (registered_n == registered_cap) {
+        size_t cap = registered_cap ? 2 * registered_cap : 16;
+        struct host_range *r = realloc(registered, cap * sizeof *r);
+        if (!r)
+            return cudaErrorMemoryAllocation;
+        registered = r;
+        registered_cap = cap;
+    }
+    registered[registered_n].start = p;
+    registered[registered_n++].bytes = bytes;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+    for (size_t i = 0; i < registered_n; i++)
+        if (registered[i].start == (const char *)ptr) {
+            registered[i] = registered[--registered_n];
+            return cudaSuccess;
+        }
+    return cudaErrorHostMemoryNotRegistered;
+}
+
+cudaError_t cudaDriverGetVersion(int *version)
+{
+    if (!version)
+        return cudaErrorInvalidValue;
+    *version = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *version) { return cudaDriverGetVersion(version); }
+
+/* The cache split is a hint on a GPU; here there is no cache to split. */
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
+{
+    return config >= cudaFuncCachePreferNone && config <= cudaFuncCachePreferEqual ? cudaSuccess
+                                                                                   : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaFuncSetCacheConfigRaw(const void *func, enum cudaFuncCache config)
+{
+    if (!func)
+        return cudaErrorInvalidDeviceFunction;
+    return cudaDeviceSetCacheConfig(config);
+}
+
+cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
+/* ---- occupancy: the limits of one SM of the emulated device ---- */
+
+#define MAX_BLOCKS_PER_SM 32
+
+static int blocks_per_sm(const struct cudaDeviceProp *p, int block_size, size_t dynamic_shared)
+{
+    int warps = (block_size + 31) / 32;
+    int by_threads = p->maxThreadsPerMultiProcessor / (warps * 32);
+    int blocks = by_threads < MAX_BLOCKS_PER_SM ? by_threads : MAX_BLOCKS_PER_SM;
+    if (dynamic_shared > 0) {
+        size_t by_shared = p->sharedMemPerMultiprocessor / dynamic_shared;
+        if (by_shared < (size_t)blocks)
+            blocks = (int)by_shared;
+    }
+    return blocks;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int block_size,
+                                                                   size_t dynamic_shared, unsigned int flags)
+{
+    struct cudaDeviceProp p;
+    (void)flags;
+    if (!blocks || block_size <= 0)
+        return cudaErrorInvalidValue;
+    if (!func)
+        return cudaErrorInvalidDeviceFunction;
+    cudaGetDeviceProperties(&p, 0);
+    if (block_size > p.maxThreadsPerBlock || dynamic_shared > p.sharedMemPerMultiprocessor) {
+        *blocks = 0;
+        return cudaSuccess;
+    }
+    *blocks = blocks_per_sm(&p, block_size, dynamic_shared);
+    return cudaSuccess;
+}
+
+/* The block size (a multiple of 32, at most the limit) that keeps the most threads resident
+ * per SM, the larger one on a tie; the grid that fills every SM with it. */
+cudaError_t cudaOccupancyMaxPotentialBlockSizeRaw(int *min_grid, int *block_size, const void *func,
+                                                  size_t dynamic_shared, int block_size_limit)
+{
+    struct cudaDeviceProp p;
+    if (!min_grid || !block_size || block_size_limit < 0)
+        return cudaErrorInvalidValue;
+    if (!func)
+        return cudaErrorInvalidDeviceFunction;
+    cudaGetDeviceProperties(&p, 0);
+    int limit = block_size_limit && block_size_limit < p.maxThreadsPerBlock ? block_size_limit : p.maxThreadsPerBlock;
+    int best = 0, best_threads = 0, best_blocks = 0;
+    for (int b = limit / 32 * 32; b >= 32; b -= 32) {
+        int n = blocks_per_sm(&p, b, dynamic_shared);
+        if (n * b > best_threads) {
+            best = b;
+            best_threads = n * b;
+            best_blocks = n;
+        }
+    }
+    *block_size = best;
+    *min_grid = best_blocks * p.multiProcessorCount;
+    return cudaSuccess;
+}
