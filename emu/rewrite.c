@@ -359,6 +359,94 @@ static int device_declares(size_t e)
     return 0;
 }
 
+/* Device code may not call cudaDeviceSynchronize(): CUDA 12 removed device-side waiting for
+ * child grids (CDP2), and nvcc 13 rejects it in a __global__ or __device__ function ("calling a
+ * __host__ function ... is not allowed", "identifier cudaDeviceSynchronize is undefined in
+ * device code"); in a __host__ __device__ function it only warns. The same here, at compile
+ * time: in the body of every __global__ / __device__ function (and __device__ lambda) the name
+ * becomes emu_device_cudaDeviceSynchronize (cuda_runtime.h declares it unavailable, with the
+ * reason) or, in a __host__ __device__ one, emu_hostdevice_cudaDeviceSynchronize (deprecated:
+ * a warning). The compiler decides after the preprocessor, so a call in #if 0 is no error. */
+#define MAX_DEVICE_SYNCS 256
+static size_t device_sync_at[MAX_DEVICE_SYNCS];
+static int device_sync_host_too[MAX_DEVICE_SYNCS], device_syncs;
+
+static void check_device_sync(void)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t j = skip_literal(i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (!is_ident((unsigned char)src[i]) || (i > 0 && is_ident((unsigned char)src[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t e = word_end(i);
+        int global = word_is(i, e, "__global__"), device = word_is(i, e, "__device__");
+        size_t line = i;
+        while (line > 0 && src[line - 1] != '\n')
+            line--;
+        while (line < i && (src[line] == ' ' || src[line] == '\t'))
+            line++;
+        if (!(global || (device && device_declares(e) == 0)) || src[line] == '#') {
+            i = e;
+            continue;
+        }
+        /* the declaration's start (after the previous ; { } or #line) up to its body or its ; */
+        size_t start = i;
+        while (start > 0 && !strchr(";{}#", src[start - 1]))
+            start--;
+        size_t k = e, paren = 0;
+        int depth = 0;
+        while (k < len) {
+            size_t jj = skip_literal(k);
+            if (jj != k) {
+                k = jj;
+                continue;
+            }
+            char c = src[k];
+            if (c == '(' && depth++ == 0)
+                paren = k; /* the last one before the body: the parameter list */
+            else if (c == ')')
+                depth--;
+            else if (depth == 0 && (c == ';' || c == '{'))
+                break;
+            k++;
+        }
+        if (k >= len || src[k] != '{') {
+            i = k;
+            continue;
+        }
+        int host_too = 0;
+        for (size_t w = start; w < (paren ? paren : k); w++)
+            if (is_ident((unsigned char)src[w]) && (w == 0 || !is_ident((unsigned char)src[w - 1]))) {
+                size_t we = word_end(w);
+                host_too |= word_is(w, we, "__host__");
+                w = we;
+            }
+        size_t body_end = skip_balanced(k, '{', '}');
+        for (size_t w = k; w < body_end; w++) {
+            size_t jj = skip_literal(w);
+            if (jj != w) {
+                w = jj - 1;
+                continue;
+            }
+            if (!is_ident((unsigned char)src[w]) || (w > 0 && is_ident((unsigned char)src[w - 1])))
+                continue;
+            size_t we = word_end(w);
+            if (word_is(w, we, "cudaDeviceSynchronize") && device_syncs < MAX_DEVICE_SYNCS) {
+                device_sync_at[device_syncs] = w;
+                device_sync_host_too[device_syncs++] = host_too;
+            }
+            w = we - 1;
+        }
+        i = body_end;
+    }
+}
+
 static void rewrite(buf *out)
 {
     size_t i = 0;
@@ -493,6 +581,12 @@ static void rewrite(buf *out)
                     e = at;
                 }
             } else {
+                int sync = -1;
+                for (int d = 0; d < device_syncs && sync < 0; d++)
+                    if (device_sync_at[d] == i)
+                        sync = d;
+                if (sync >= 0)
+                    puts_(out, device_sync_host_too[sync] ? "emu_hostdevice_" : "emu_device_");
                 put(out, src + i, e - i);
             }
             i = e;
@@ -542,6 +636,7 @@ int main(int argc, char **argv)
         put(&out, p, 1);
     }
     puts_(&out, "\"\n");
+    check_device_sync();
     rewrite(&out);
 
     FILE *o = fopen(argv[2], "wb");

@@ -305,9 +305,11 @@ void emu_threadfence(void);
 unsigned long long emu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int width);
 unsigned int emu_activemask(void);
 void emu_atomic_site(void *address, unsigned int bytes);
+void emu_atomic_cas_next(void); /* the thread's next atomic is an atomicCAS (see emu_race.c) */
 void emu_trap(void) __attribute__((noreturn));
 /* emu_warp_op codes, and the operations of the emu_atomic_* functions */
-enum { EMU_SHFL_IDX = 0, EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_XOR, EMU_VOTE_BALLOT, EMU_VOTE_ANY, EMU_VOTE_ALL };
+enum { EMU_SHFL_IDX = 0, EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_XOR, EMU_VOTE_BALLOT, EMU_VOTE_ANY, EMU_VOTE_ALL,
+       EMU_WARP_CONVERGED /* the lanes of the warp that arrive at this call together (coalesced_threads()) */ };
 enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_AND, EMU_AT_OR, EMU_AT_XOR,
        EMU_AT_CAS, EMU_AT_INC, EMU_AT_DEC };
 
@@ -350,9 +352,9 @@ enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_A
 /* The built-in variables. With __declspec(property) (emucc passes -fdeclspec) they are objects
  * of their own, not macros, so a host variable or a struct member of the same name (a host
  * `dim3 gridDim`, cudaDeviceProp's warpSize) means what it says, as with nvcc; `threadIdx.x`
- * reads the running thread's index, and the object converts to uint3 or dim3. */
+ * reads the running thread's index, and each object converts to uint3 and to dim3. */
 #if __has_declspec_attribute(property)
-#define EMU_BUILTIN(TYPE, NAME, GET)                                                                        \
+#define EMU_BUILTIN(NAME, GET)                                                                              \
     struct emu_builtin_##NAME {                                                                             \
         __declspec(property(get = get_x)) unsigned int x;                                                   \
         __declspec(property(get = get_y)) unsigned int y;                                                   \
@@ -360,13 +362,14 @@ enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_A
         static unsigned int get_x() { return GET().x; }                                                     \
         static unsigned int get_y() { return GET().y; }                                                     \
         static unsigned int get_z() { return GET().z; }                                                     \
-        operator TYPE() const { uint3 v = GET(); return TYPE{v.x, v.y, v.z}; }                              \
+        operator uint3() const { return GET(); }                                                            \
+        operator dim3() const { return dim3(GET()); }                                                       \
     };                                                                                                      \
     static constexpr emu_builtin_##NAME NAME{};
-EMU_BUILTIN(uint3, threadIdx, emu_thread_idx)
-EMU_BUILTIN(uint3, blockIdx, emu_block_idx)
-EMU_BUILTIN(dim3, blockDim, emu_block_dim)
-EMU_BUILTIN(dim3, gridDim, emu_grid_dim)
+EMU_BUILTIN(threadIdx, emu_thread_idx)
+EMU_BUILTIN(blockIdx, emu_block_idx)
+EMU_BUILTIN(blockDim, emu_block_dim)
+EMU_BUILTIN(gridDim, emu_grid_dim)
 #undef EMU_BUILTIN
 static constexpr int warpSize = 32;
 #else /* a C++ compiler without -fdeclspec: the names are macros */
@@ -458,6 +461,20 @@ EMU_INLINE int __popc(unsigned int x) { return __builtin_popcount(x); }
 EMU_INLINE int __clz(int x) { return x ? __builtin_clz((unsigned int)x) : 32; }
 EMU_INLINE int __ffs(int x) { return __builtin_ffs(x); }
 template <typename T> EMU_INLINE T __ldg(const T *p) { return *p; }
+/* Reinterpreting bits (the atomicCAS loops of the Programming Guide use them). */
+template <typename To, typename From> EMU_INLINE To emu_bits_as(From v)
+{
+    static_assert(sizeof(To) == sizeof(From), "same size");
+    To out;
+    memcpy(&out, &v, sizeof out);
+    return out;
+}
+EMU_INLINE float __int_as_float(int v) { return emu_bits_as<float>(v); }
+EMU_INLINE int __float_as_int(float v) { return emu_bits_as<int>(v); }
+EMU_INLINE float __uint_as_float(unsigned int v) { return emu_bits_as<float>(v); }
+EMU_INLINE unsigned int __float_as_uint(float v) { return emu_bits_as<unsigned int>(v); }
+EMU_INLINE double __longlong_as_double(long long v) { return emu_bits_as<double>(v); }
+EMU_INLINE long long __double_as_longlong(double v) { return emu_bits_as<long long>(v); }
 
 /* Atomics: the runtime does the read-modify-write (uninstrumented), after
  * treating it as a warp-level access (so it is checked and ordered by lane). */
@@ -495,13 +512,19 @@ EMU_INLINE int atomicOr(int *a, int v) { return emu_atomic_i32(EMU_AT_OR, a, v, 
 EMU_INLINE unsigned int atomicOr(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_OR, a, v, 0); }
 EMU_INLINE int atomicXor(int *a, int v) { return emu_atomic_i32(EMU_AT_XOR, a, v, 0); }
 EMU_INLINE unsigned int atomicXor(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_XOR, a, v, 0); }
-EMU_INLINE int atomicCAS(int *a, int cmp, int v) { return emu_atomic_i32(EMU_AT_CAS, a, v, cmp); }
+EMU_INLINE int atomicCAS(int *a, int cmp, int v)
+{
+    emu_atomic_cas_next();
+    return emu_atomic_i32(EMU_AT_CAS, a, v, cmp);
+}
 EMU_INLINE unsigned int atomicCAS(unsigned int *a, unsigned int cmp, unsigned int v)
 {
+    emu_atomic_cas_next();
     return emu_atomic_u32(EMU_AT_CAS, a, v, cmp);
 }
 EMU_INLINE unsigned long long atomicCAS(unsigned long long *a, unsigned long long cmp, unsigned long long v)
 {
+    emu_atomic_cas_next();
     return emu_atomic_u64(EMU_AT_CAS, a, v, cmp);
 }
 EMU_INLINE unsigned int atomicInc(unsigned int *a, unsigned int v) { return emu_atomic_u32(EMU_AT_INC, a, v, 0); }
@@ -624,6 +647,18 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
         return cudaErrorInvalidValue;
     return emu_memcpy_from_symbol(dst, (const char *)&symbol + offset, count);
 }
+
+/* cudaDeviceSynchronize() in device code: emu/rewrite renames it to one of these (see there). */
+#define EMU_DEVICE_SYNC_WHY                                                                                 \
+    "cudaDeviceSynchronize() in device code: a kernel cannot wait for the grids it launched. CUDA 12 "      \
+    "removed device-side cudaDeviceSynchronize() (dynamic parallelism 2) and nvcc 13 rejects it for sm_90 " \
+    "(\"identifier cudaDeviceSynchronize is undefined in device code\"). Launch the work that needs the "   \
+    "child grids' results as a kernel of its own into cudaStreamTailLaunch: it starts when the launching "  \
+    "grid and its children are done"
+cudaError_t emu_device_cudaDeviceSynchronize(void) __attribute__((unavailable(EMU_DEVICE_SYNC_WHY)));
+__attribute__((deprecated(EMU_DEVICE_SYNC_WHY " (nvcc: a warning in a __host__ __device__ function)")))
+EMU_INLINE cudaError_t emu_hostdevice_cudaDeviceSynchronize(void) { return cudaDeviceSynchronize(); }
+#undef EMU_DEVICE_SYNC_WHY
 
 /* Below this line, in the lab file: no code without the load/store hooks (an attribute that
  * turns them off) and no inline assembly (its accesses would not be seen either; PTX would not

@@ -261,9 +261,10 @@ static void describe_site_uncached(uintptr_t site, char *buf, size_t size)
     char func[6][512], loc[6][512];
     snprintf(buf, size, "code address %#lx", (unsigned long)site);
     int frames = frames_of(site, func, loc);
-    /* frames of the emulator's own inline wrappers (__syncthreads() in cuda_runtime.h) are skipped */
+    /* frames of the emulator's own inline wrappers (__syncthreads() in cuda_runtime.h, a tile's
+     * shfl_down in cooperative_groups.h: the headers of emu/include) are skipped */
     int first = 0;
-    while (first + 1 < frames && strstr(loc[first], "cuda_runtime.h"))
+    while (first + 1 < frames && (strstr(loc[first], "cuda_runtime.h") || strstr(loc[first], "emu/include/")))
         first++;
     if (frames == 0 || loc[first][0] == '?')
         return;

@@ -34,7 +34,7 @@ typedef struct {
     uint32_t stamp; /* 0: never */
     uint16_t thread;
     uint8_t mask;   /* bytes of the word */
-    uint8_t atomic; /* the write was an atomic */
+    uint8_t atomic; /* the write was an atomic (2: an atomicCAS) */
 } record;
 
 typedef struct {
@@ -46,6 +46,9 @@ typedef struct {
     uint32_t live;  /* stamp when the slot was taken: free again once older than the interval */
     cell c;
 } slot;
+
+/* per thread of the block: its next atomic is an atomicCAS (set by emu_atomic_cas_next, emu_warp.c) */
+unsigned char emu_atomic_is_cas[MAX_THREADS];
 
 static uint32_t serial;            /* the stamp of accesses now */
 static uint32_t interval_start;    /* the first stamp of the running barrier interval */
@@ -172,14 +175,18 @@ static void hit_from(emu_race_hit *hit, const record *r, int kind, int intra, ui
     hit->addr = word << 2;
 }
 
-/* Checks an access against the cell; 1 (and *hit) for a conflict. */
-static int check(const cell *c, int kind, unsigned int thread, uint8_t mask, uintptr_t word, emu_race_hit *hit)
+/* Checks an access against the cell; 1 (and *hit) for a conflict. A plain load and an atomicCAS
+ * of the same word do not conflict: that is the CUDA Programming Guide's CAS loop (read the
+ * word, then atomicCAS it with what was read as the expected value), whose CAS checks the value
+ * the load saw. A plain load against any other atomic, or a plain store, still races. */
+static int check(const cell *c, int kind, int cas, unsigned int thread, uint8_t mask, uintptr_t word,
+                 emu_race_hit *hit)
 {
     unsigned int warp = warp_of(thread);
     const record *w = &c->w;
     int w_current = current(w) && (w->mask & mask) && w->thread != thread;
     if (kind == K_LOAD) {
-        if (!w_current)
+        if (!w_current || w->atomic == 2)
             return 0;
         if (warp_of(w->thread) != warp) {
             hit_from(hit, w, w->atomic ? K_ATOMIC : K_STORE, 0, word);
@@ -194,7 +201,7 @@ static int check(const cell *c, int kind, unsigned int thread, uint8_t mask, uin
     /* a store or an atomic: after a load of another warp (first: the scheduler
      * forgives a store after a store that leaves the value as it was) */
     const record *rs[2] = {&c->r1, &c->r2};
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2 && !cas; i++) {
         const record *r = rs[i];
         if (current(r) && (r->mask & mask) && warp_of(r->thread) != warp) {
             hit_from(hit, r, K_LOAD, 0, word);
@@ -208,7 +215,7 @@ static int check(const cell *c, int kind, unsigned int thread, uint8_t mask, uin
     /* A store over a word another lane of this warp loaded with no warp operation in
      * between (write after read): under independent thread scheduling the load may
      * come after the store. */
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2 && !cas; i++) {
         const record *r = rs[i];
         if (current(r) && (r->mask & mask) && warp_of(r->thread) == warp && r->thread != thread &&
             r->stamp >= warp_synced[warp]) {
@@ -229,10 +236,10 @@ static void merge_reader(record *r, uintptr_t site, unsigned int thread, uint8_t
         r->mask |= mask;
 }
 
-static void remember(cell *c, int kind, uintptr_t site, unsigned int thread, uint8_t mask)
+static void remember(cell *c, int kind, int cas, uintptr_t site, unsigned int thread, uint8_t mask)
 {
     if (kind != K_LOAD) {
-        note(&c->w, site, thread, mask, kind == K_ATOMIC);
+        note(&c->w, site, thread, mask, cas ? 2 : kind == K_ATOMIC);
         return;
     }
     unsigned int warp = warp_of(thread);
@@ -251,7 +258,9 @@ static void remember(cell *c, int kind, uintptr_t site, unsigned int thread, uin
 int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uintptr_t site, unsigned int thread,
                     emu_race_hit *hit)
 {
-    int found = 0;
+    int found = 0, cas = kind == K_ATOMIC && thread < MAX_THREADS && emu_atomic_is_cas[thread];
+    if (cas)
+        emu_atomic_is_cas[thread] = 0;
     uintptr_t first = addr >> 2, last = (addr + (size ? size : 1) - 1) >> 2;
     for (uintptr_t word = first; word <= last; word++) {
         unsigned int lo = word == first ? (unsigned int)(addr & 3) : 0;
@@ -261,8 +270,8 @@ int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uint
         if (!c)
             continue;
         if (!found)
-            found = check(c, kind, thread, mask, word, hit);
-        remember(c, kind, site, thread, mask);
+            found = check(c, kind, cas, thread, mask, word, hit);
+        remember(c, kind, cas, site, thread, mask);
     }
     return found;
 }

@@ -84,6 +84,16 @@ unsigned int emu_activemask(void)
     return m;
 }
 
+/* atomicCAS calls this just before its atomic: emu_race.c then takes that atomic for a CAS (a plain
+ * load of the word does not race with it) and clears the flag */
+extern unsigned char emu_atomic_is_cas[MAX_THREADS]; /* emu_race.c */
+
+void emu_atomic_cas_next(void)
+{
+    if (emu_cur && emu_cur->lin < MAX_THREADS)
+        emu_atomic_is_cas[emu_cur->lin] = 1;
+}
+
 void emu_trap(void)
 {
     emu_lane *l = emu_cur;
@@ -107,6 +117,7 @@ static const char *op_name(int op)
     case EMU_VOTE_BALLOT: return "__ballot_sync";
     case EMU_VOTE_ANY: return "__any_sync";
     case EMU_VOTE_ALL: return "__all_sync";
+    case EMU_WARP_CONVERGED: return "coalesced_threads";
     default: return "__syncwarp";
     }
 }
@@ -219,6 +230,13 @@ int emu_warp_round(emu_lane **g, int n)
         unsigned int lane = g[i]->lin & 31;
         byl[lane] = g[i];
         present |= 1u << lane;
+    }
+    if (op == EMU_WARP_CONVERGED) { /* no mask to check and no exchange: who came is the answer */
+        for (int i = 0; i < n; i++) {
+            g[i]->result = present;
+            g[i]->state = L_READY;
+        }
+        return 0;
     }
     if (check_masks(g, n, present, byl) != 0)
         return -1;

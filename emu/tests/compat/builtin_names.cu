@@ -1,0 +1,57 @@
+// threadIdx, blockIdx, blockDim, gridDim and warpSize are built-in variables of device code, not
+// reserved words: host code may have variables and members of those names.
+#include "compat_check.h"
+
+struct launch_shape {
+    dim3 gridDim;
+    dim3 blockDim;
+    int warpSize;
+};
+
+__device__ unsigned int linear_index()
+{
+    uint3 t = threadIdx; // the built-ins convert to their CUDA types
+    dim3 b = blockDim;
+    return t.x + b.x * (t.y + b.y * blockIdx.x);
+}
+
+__global__ void record(unsigned int *out, unsigned int *shape)
+{
+    unsigned int i = linear_index();
+    out[i] = i / warpSize * 1000 + threadIdx.y * 100 + gridDim.x;
+    if (i == 0) {
+        shape[0] = blockDim.x;
+        shape[1] = blockDim.y;
+        shape[2] = gridDim.x;
+        shape[3] = warpSize;
+    }
+}
+
+int main()
+{
+    cudaDeviceProp prop;
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    launch_shape s;
+    s.blockDim = dim3(16, 4);
+    s.gridDim = dim3(3);
+    s.warpSize = prop.warpSize;
+    dim3 gridDim(s.gridDim.x), blockDim = s.blockDim; // host variables named like the built-ins
+    int threadIdx = 0, warpSize = s.warpSize;
+    const unsigned int total = gridDim.x * blockDim.x * blockDim.y;
+    unsigned int *out, *shape;
+    CHECK_CUDA(cudaMalloc(&out, total * sizeof(unsigned int)));
+    CHECK_CUDA(cudaMalloc(&shape, 4 * sizeof(unsigned int)));
+    record<<<gridDim, blockDim>>>(out, shape);
+    CHECK_CUDA(cudaGetLastError());
+    unsigned int host[192], host_shape[4];
+    CHECK_CUDA(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(host_shape, shape, sizeof host_shape, cudaMemcpyDeviceToHost));
+    EXPECT(total == 192 && warpSize == 32 && threadIdx == 0);
+    for (unsigned int i = 0; i < total; i++)
+        EXPECT(host[i] == i / 32 * 1000 + (i % 64) / 16 * 100 + 3);
+    EXPECT(host_shape[0] == 16 && host_shape[1] == 4 && host_shape[2] == 3 && host_shape[3] == 32);
+    CHECK_CUDA(cudaFree(out));
+    CHECK_CUDA(cudaFree(shape));
+    std::printf("ok builtin_names\n");
+    return 0;
+}
