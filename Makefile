@@ -122,7 +122,7 @@ $(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
-	$(CC) $(CFLAGS) $^ -o $@ -lm
+	$(CC) $(CFLAGS) $^ -o $@ -ljansson -lm
 
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
 # $(1): the tree holding the lab folders, $(2): the lab folder, $(3): where its program goes.

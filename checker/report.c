@@ -1,5 +1,8 @@
 #include "report.h"
 
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *paint(int colour, const char *code) { return colour ? code : ""; }
@@ -392,181 +395,182 @@ void report_print_summary(FILE *out, const run_report *run, int show_speed, int 
             paint(colour, RESET));
 }
 
-void json_string(FILE *out, const char *s)
+/* ---- the JSON report, through jansson ---- */
+
+/* A string of the report. Messages carry what a program printed, which need not be
+ * UTF-8: then every byte outside ASCII becomes '?' (JSON text is UTF-8). */
+static json_t *json_text(const char *s)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    size_t n = strlen(s);
+    char *ascii = malloc(n + 1);
+    if (!ascii)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        ascii[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+    v = json_string(ascii);
+    free(ascii);
+    return v;
+}
+
+/* A measured quantity: null when not measured (negative), else the number as "%.6g"
+ * writes it (0.2165, not 0.21649999999999997; 310, not 310.0), an integer when that
+ * has no fraction: what readers and the committed reports have always seen. */
+static json_t *json_measure(double value)
+{
+    char text[40], *end;
+    if (value < 0 || !isfinite(value))
+        return json_null();
+    snprintf(text, sizeof text, "%.6g", value);
+    if (!strpbrk(text, ".eE")) {
+        long long whole = strtoll(text, &end, 10);
+        if (*end == '\0')
+            return json_integer(whole);
     }
-    fputc('"', out);
+    return json_real(strtod(text, NULL));
 }
 
-static void json_number(FILE *out, double value)
+/* A count: exact (jansson's integers are 64-bit signed; larger counts do not occur,
+ * but would still be written, as a real). */
+static json_t *json_count(uint64_t value)
 {
-    if (value < 0)
-        fputs("null", out);
-    else
-        fprintf(out, "%.6g", value);
+    return value <= (uint64_t)INT64_MAX ? json_integer((json_int_t)value) : json_real((double)value);
 }
 
-static void json_count(FILE *out, const char *name, int has, uint64_t value, int last)
+/* Keeps the first failure: set(obj, key, value) steals value, NULL marks the object broken. */
+typedef struct {
+    int failed;
+} json_build;
+
+static void set(json_build *b, json_t *obj, const char *key, json_t *value)
 {
-    fprintf(out, "\"%s\": ", name);
-    if (has)
-        fprintf(out, "%llu", (unsigned long long)value);
-    else
-        fputs("null", out);
-    fputs(last ? "" : ", ", out);
+    if (!obj || !value || json_object_set_new(obj, key, value) != 0)
+        b->failed = 1;
+}
+
+static void append(json_build *b, json_t *array, json_t *value)
+{
+    if (!array || !value || json_array_append_new(array, value) != 0)
+        b->failed = 1;
 }
 
 /* lab: for "% of library" (NULL for the library's own row). */
-static void json_kernel(FILE *out, const run_report *run, const lab_report *lab, const kernel_report *k)
+static json_t *json_kernel(json_build *b, const run_report *run, const lab_report *lab, const kernel_report *k)
 {
     const measured_counts *m = &k->measured;
-    fprintf(out, "{\"name\": ");
-    json_string(out, k->variant->name);
-    fprintf(out, ", \"task\": ");
-    json_string(out, lab_task_name(k->variant->task));
-    fprintf(out, ", \"ran\": %s, \"correct\": %s, \"verdict\": ", k->ran ? "true" : "false",
-            k->correct ? "true" : "false");
-    json_string(out, k->ran ? verdict_name(k->verdict) : "not-run");
-    fprintf(out, ", \"message\": ");
-    json_string(out, k->message);
-    fprintf(out, ", \"checks\": ");
-    json_string(out, k->checks);
-    fprintf(out, ", \"warnings\": ");
-    json_string(out, k->warnings);
-    fprintf(out, ", \"backend\": ");
-    json_string(out, run->backend);
-    fprintf(out, ", \"size\": ");
-    json_string(out, k->size);
-    fprintf(out, ", \"time_ms\": ");
-    json_number(out, k->time_ms);
-    fprintf(out, ", \"e2e_ms\": ");
-    json_number(out, k->e2e_ms);
-    fprintf(out, ", \"cpu_ms\": ");
-    json_number(out, k->cpu_ms);
-    fprintf(out, ", \"gbps\": ");
-    json_number(out, k->gbps);
-    fprintf(out, ", \"gflops\": ");
-    json_number(out, k->gflops);
-    fprintf(out, ", \"pct_peak\": ");
-    json_number(out, k->pct_peak);
-    fprintf(out, ", \"spread_pct\": ");
-    json_number(out, k->spread_pct);
-    if (lab && lab->has_library) {
-        fprintf(out, ", \"pct_of_library\": ");
-        json_number(out, pct_of_library(lab, k->size, k->time_ms));
-    }
-    fprintf(out, ",\n       \"also_timed\": [");
+    json_t *o = json_object();
+    set(b, o, "name", json_text(k->variant->name));
+    set(b, o, "task", json_text(lab_task_name(k->variant->task)));
+    set(b, o, "ran", json_boolean(k->ran));
+    set(b, o, "correct", json_boolean(k->correct));
+    set(b, o, "verdict", json_text(k->ran ? verdict_name(k->verdict) : "not-run"));
+    set(b, o, "message", json_text(k->message));
+    set(b, o, "checks", json_text(k->checks));
+    set(b, o, "warnings", json_text(k->warnings));
+    set(b, o, "backend", json_text(run->backend));
+    set(b, o, "size", json_text(k->size));
+    set(b, o, "time_ms", json_measure(k->time_ms));
+    set(b, o, "e2e_ms", json_measure(k->e2e_ms));
+    set(b, o, "cpu_ms", json_measure(k->cpu_ms));
+    set(b, o, "gbps", json_measure(k->gbps));
+    set(b, o, "gflops", json_measure(k->gflops));
+    set(b, o, "pct_peak", json_measure(k->pct_peak));
+    set(b, o, "spread_pct", json_measure(k->spread_pct));
+    if (lab && lab->has_library)
+        set(b, o, "pct_of_library", json_measure(pct_of_library(lab, k->size, k->time_ms)));
+    json_t *also = json_array();
     for (int a = 0; a < k->also_count; a++) {
         const timed_size *t = &k->also[a];
-        fprintf(out, "%s{\"size\": ", a ? ", " : "");
-        json_string(out, t->size);
-        fprintf(out, ", \"time_ms\": ");
-        json_number(out, t->time_ms);
-        fprintf(out, ", \"gbps\": ");
-        json_number(out, t->gbps);
-        fprintf(out, ", \"gflops\": ");
-        json_number(out, t->gflops);
-        fprintf(out, ", \"pct_peak\": ");
-        json_number(out, t->pct_peak);
-        fprintf(out, ", \"spread_pct\": ");
-        json_number(out, t->spread_pct);
-        if (lab && lab->has_library) {
-            fprintf(out, ", \"pct_of_library\": ");
-            json_number(out, pct_of_library(lab, t->size, t->time_ms));
-        }
-        fputc('}', out);
+        json_t *size = json_object();
+        set(b, size, "size", json_text(t->size));
+        set(b, size, "time_ms", json_measure(t->time_ms));
+        set(b, size, "gbps", json_measure(t->gbps));
+        set(b, size, "gflops", json_measure(t->gflops));
+        set(b, size, "pct_peak", json_measure(t->pct_peak));
+        set(b, size, "spread_pct", json_measure(t->spread_pct));
+        if (lab && lab->has_library)
+            set(b, size, "pct_of_library", json_measure(pct_of_library(lab, t->size, t->time_ms)));
+        append(b, also, size);
     }
-    fprintf(out, "],\n       \"model\": ");
+    set(b, o, "also_timed", also);
+    json_t *model = json_null();
     if (k->has_model) {
-        fputc('{', out);
-        json_count(out, "gld_inst", 1, k->model.gld_inst, 0);
-        json_count(out, "gst_inst", 1, k->model.gst_inst, 0);
-        json_count(out, "gld_sectors", 1, k->model.gld_sectors, 0);
-        json_count(out, "gst_sectors", 1, k->model.gst_sectors, 0);
-        json_count(out, "gld_bytes", 1, k->model.gld_bytes, 0);
-        json_count(out, "gst_bytes", 1, k->model.gst_bytes, 0);
-        json_count(out, "dram_bytes_min", 1, k->model.dram_bytes_min, 0);
-        json_count(out, "flops", 1, k->model.flops, 1);
-        fputc('}', out);
-    } else {
-        fputs("null", out);
+        model = json_object();
+        set(b, model, "gld_inst", json_count(k->model.gld_inst));
+        set(b, model, "gst_inst", json_count(k->model.gst_inst));
+        set(b, model, "gld_sectors", json_count(k->model.gld_sectors));
+        set(b, model, "gst_sectors", json_count(k->model.gst_sectors));
+        set(b, model, "gld_bytes", json_count(k->model.gld_bytes));
+        set(b, model, "gst_bytes", json_count(k->model.gst_bytes));
+        set(b, model, "dram_bytes_min", json_count(k->model.dram_bytes_min));
+        set(b, model, "flops", json_count(k->model.flops));
     }
-    fprintf(out, ",\n       \"measured\": ");
+    set(b, o, "model", model);
+    json_t *measured = json_null();
     if (m->present) {
         int dram = MEASURED_HAS(m, dram_read_bytes) && MEASURED_HAS(m, dram_write_bytes);
-        fprintf(out, "{\"source\": ");
-        json_string(out, m->source);
-        fputs(", ", out);
+        measured = json_object();
+        set(b, measured, "source", json_text(m->source));
         for (int i = 0; i < LAB_COUNTER_COUNT; i++)
-            json_count(out, COUNTERS[i].name, (int)((m->present >> i) & 1u), measured_get(m, i), 0);
-        json_count(out, "dram_bytes", dram, m->dram_read_bytes + m->dram_write_bytes, 0);
-        fprintf(out, "\"branch_uniformity_pct\": ");
-        json_number(out, (m->has_branch_uniformity) ? m->branch_uniformity_pct : -1);
-        fputc('}', out);
-    } else {
-        fputs("null", out);
+            set(b, measured, COUNTERS[i].name, (m->present >> i) & 1u ? json_count(measured_get(m, i)) : json_null());
+        set(b, measured, "dram_bytes", dram ? json_count(m->dram_read_bytes + m->dram_write_bytes) : json_null());
+        set(b, measured, "branch_uniformity_pct",
+            json_measure(m->has_branch_uniformity ? m->branch_uniformity_pct : -1));
     }
-    fputc('}', out);
+    set(b, o, "measured", measured);
+    return o;
 }
 
+/* The report as gpulab-report/1: one line, keys in this order, ", " and ": " between
+ * them (the shape every reader and test has always had). */
 int report_write_json(const char *path, const run_report *run)
 {
-    FILE *out = fopen(path, "w");
-    if (!out)
-        return -1;
-    fprintf(out, "{\"schema\": \"gpulab-report/1\", \"date\": ");
-    json_string(out, run->date);
-    fprintf(out, ", \"tree\": ");
-    json_string(out, run->tree);
-    fprintf(out, ", \"backend\": ");
-    json_string(out, run->backend);
-    fprintf(out, ", \"seed\": %llu,\n \"device\": {\"name\": ", (unsigned long long)run->seed);
-    json_string(out, run->device);
-    fprintf(out, ", \"cc\": %d, \"sms\": %d, \"peak_gbps\": ", run->device_cc, run->device_sms);
-    json_number(out, run->peak_gbps);
-    fprintf(out, ", \"peak_gflops\": ");
-    json_number(out, run->peak_gflops);
-    fprintf(out, "},\n \"labs\": [");
+    json_build b = {0};
+    json_t *root = json_object();
+    set(&b, root, "schema", json_text("gpulab-report/1"));
+    set(&b, root, "date", json_text(run->date));
+    set(&b, root, "tree", json_text(run->tree));
+    set(&b, root, "backend", json_text(run->backend));
+    set(&b, root, "seed", json_count(run->seed));
+    json_t *device = json_object();
+    set(&b, device, "name", json_text(run->device));
+    set(&b, device, "cc", json_integer(run->device_cc));
+    set(&b, device, "sms", json_integer(run->device_sms));
+    set(&b, device, "peak_gbps", json_measure(run->peak_gbps));
+    set(&b, device, "peak_gflops", json_measure(run->peak_gflops));
+    set(&b, root, "device", device);
+    json_t *labs = json_array();
     for (int l = 0; l < run->count; l++) {
         const lab_report *lab = &run->labs[l];
-        fprintf(out, "%s\n  {\"lab\": ", l ? "," : "");
-        json_string(out, lab->lab->dir);
-        fprintf(out, ", \"title\": ");
-        json_string(out, lab->lab->title);
-        fprintf(out, ", \"correct\": %s, \"todos\": ", lab->correct ? "true" : "false");
-        json_string(out, lab->todos);
-        fprintf(out, ",\n   \"kernels\": [");
-        for (int i = 0; i < lab->count; i++) {
-            fprintf(out, "%s\n      ", i ? "," : "");
-            json_kernel(out, run, lab, &lab->kernels[i]);
-        }
-        fprintf(out, "],\n   \"library\": ");
+        json_t *o = json_object();
+        set(&b, o, "lab", json_text(lab->lab->dir));
+        set(&b, o, "title", json_text(lab->lab->title));
+        set(&b, o, "correct", json_boolean(lab->correct));
+        set(&b, o, "todos", json_text(lab->todos));
+        json_t *kernels = json_array();
+        for (int i = 0; i < lab->count; i++)
+            append(&b, kernels, json_kernel(&b, run, lab, &lab->kernels[i]));
+        set(&b, o, "kernels", kernels);
+        json_t *library = json_null();
         if (lab->has_library) {
-            fprintf(out, "{\"title\": ");
-            json_string(out, lab->lab->library_title);
-            fprintf(out, ", \"result\": ");
-            json_kernel(out, run, NULL, &lab->library);
-            fputc('}', out);
-        } else {
-            fputs("null", out);
+            library = json_object();
+            set(&b, library, "title", json_text(lab->lab->library_title));
+            set(&b, library, "result", json_kernel(&b, run, NULL, &lab->library));
         }
-        fprintf(out, "}");
+        set(&b, o, "library", library);
+        append(&b, labs, o);
     }
-    fprintf(out, "\n]}\n");
-    return fclose(out) == 0 ? 0 : -1;
+    set(&b, root, "labs", labs);
+    int status = -1;
+    FILE *out = b.failed ? NULL : fopen(path, "w");
+    if (out) {
+        int written = json_dumpf(root, out, JSON_REAL_PRECISION(6)) == 0 && fputc('\n', out) != EOF;
+        status = fclose(out) == 0 && written ? 0 : -1;
+    }
+    json_decref(root);
+    return status;
 }
 
 int report_write_counters_csv(const char *path, const run_report *run)

@@ -78,11 +78,10 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
 void report_print_ladder(FILE *out, const run_report *run, int colour);
 /* show_speed: also the emulator's traced accesses per second */
 void report_print_summary(FILE *out, const run_report *run, int show_speed, int colour);
+/* Writes the gpulab-report/1 JSON (through jansson): 0, or -1 when it cannot. */
 int report_write_json(const char *path, const run_report *run);
 /* Writes the counters Nsight Compute measured, with the sizes, as CSV: the
  * fixture the tests hold the model against. */
 int report_write_counters_csv(const char *path, const run_report *run);
-/* Writes s as a JSON string literal (quotes included). */
-void json_string(FILE *out, const char *s);
 
 #endif

@@ -16,7 +16,7 @@ AUTOGRADER ?= $(BUILD)/autograder-$(firstword $(SELECTED)).zip
 # The verdict classes are the checker's (checker/verdict.c: which a program may name itself).
 $(GRADE_REPORT): grader/report.c checker/verdict.c checker/verdict.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ichecker grader/report.c checker/verdict.c -o $@ -lm
+	$(CC) $(CFLAGS) -Ichecker grader/report.c checker/verdict.c -o $@ -ljansson -lm
 
 grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT)
 	@tools/setup grade $(if $(filter emu,$(BACKEND)),emu)

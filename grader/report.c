@@ -6,7 +6,7 @@
  *                      [--source-note TEXT] [--date D]
  *   grade-report class --out DIR [--html DIR]          grades.csv, totals.csv, junit.xml, summary.txt
  *   grade-report gradescope --scores F --feedback F --out results.json [--visibility V]
- *   grade-report prairielearn --scores F --feedback F --out results.json
+ *   grade-report prairielearn --scores F --feedback F --out results.json [--lab-file NAME]
  *   grade-report rubric-default --report F             a rubric listing the report's kernels
  *   grade-report rubric-check --rubric F --report F    exit 1 unless both name the same kernels
  *   grade-report validate-gradescope --report results.json   exit 1 (saying why) unless the file has
@@ -15,7 +15,9 @@
  * Everything a student controls (messages, compiler output, file names) passes
  * through here on its way into CSV, XML and JSON, so every writer escapes, and
  * bytes that are not valid UTF-8 become '?': one student's binary junk must not
- * make the class's JUnit file or a Gradescope upload unparseable.
+ * make the class's JUnit file or a Gradescope upload unparseable. JSON is read and
+ * written with jansson; what Gradescope and PrairieLearn show a student has the
+ * machine's paths taken out (hide_paths).
  *
  * The per-student file scores.tsv is the hand-off between `score` and the other
  * commands (one line per submission, kernel and rubric line, tab-separated), so
@@ -33,6 +35,7 @@
 #include <strings.h>
 
 #include "verdict.h"
+#include <jansson.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -156,23 +159,6 @@ static char *one_line(const char *in, size_t max)
     return t;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    char *t = clean_text(s ? s : "");
-    fputc('"', f);
-    for (const char *p = t; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\t': fputs("\\t", f); break;
-        default: fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-    free(t);
-}
-
 static void xml_str(FILE *f, const char *s)
 {
     char *t = clean_text(s ? s : "");
@@ -213,283 +199,21 @@ static void points_str(char *out, size_t n, double v)
     snprintf(out, n, "%.10g", fabs(v) < 5e-10 ? 0.0 : v);
 }
 
-/* ---------------------------------------------------------------- JSON */
+/* ---------------------------------------------------------------- JSON (jansson) */
 
-typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
-typedef struct jval jval;
-struct jval {
-    jtype type;
-    double num;
-    int boolean;
-    char *str;
-    jval **items; /* array items or object values */
-    char **keys;  /* object keys */
-    int count;
-};
-
-typedef struct {
-    const char *p;
-    int depth;
-    const char *error;
-} jparser;
-
-static void jskip(jparser *j)
+static const char *jgets(const json_t *o, const char *key)
 {
-    while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')
-        j->p++;
+    return json_string_value(json_object_get(o, key));
 }
 
-static jval *jnew(jtype t)
+static double jgetn(const json_t *o, const char *key, double fallback)
 {
-    jval *v = xmalloc(sizeof *v);
-    memset(v, 0, sizeof *v);
-    v->type = t;
-    return v;
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : fallback;
 }
 
-static void jfree(jval *v)
-{
-    if (!v)
-        return;
-    for (int i = 0; i < v->count; i++) {
-        jfree(v->items[i]);
-        if (v->keys)
-            free(v->keys[i]);
-    }
-    free(v->items);
-    free(v->keys);
-    free(v->str);
-    free(v);
-}
-
-static void put_utf8(char **o, unsigned cp)
-{
-    unsigned char *u = (unsigned char *)*o;
-    if (cp < 0x80) {
-        *u++ = (unsigned char)cp;
-    } else if (cp < 0x800) {
-        *u++ = (unsigned char)(0xC0 | cp >> 6);
-        *u++ = (unsigned char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        *u++ = (unsigned char)(0xE0 | cp >> 12);
-        *u++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        *u++ = (unsigned char)(0x80 | (cp & 0x3F));
-    } else {
-        *u++ = (unsigned char)(0xF0 | cp >> 18);
-        *u++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-        *u++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        *u++ = (unsigned char)(0x80 | (cp & 0x3F));
-    }
-    *o = (char *)u;
-}
-
-static unsigned hex4(const char *p, int *ok)
-{
-    unsigned v = 0;
-    for (int i = 0; i < 4; i++) {
-        int c = p[i];
-        v <<= 4;
-        if (c >= '0' && c <= '9')
-            v |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            v |= (unsigned)(c - 'A' + 10);
-        else
-            *ok = 0;
-    }
-    return v;
-}
-
-static char *jstring(jparser *j)
-{
-    if (*j->p != '"') {
-        j->error = "expected a string";
-        return NULL;
-    }
-    const char *s = ++j->p;
-    size_t n = 0;
-    while (s[n] && s[n] != '"')
-        n += (s[n] == '\\' && s[n + 1]) ? 2 : 1;
-    char *out = xmalloc(n * 2 + 4), *o = out; /* \u escapes never grow beyond 2x */
-    while (*j->p && *j->p != '"') {
-        if (*j->p != '\\') {
-            *o++ = *j->p++;
-            continue;
-        }
-        j->p++;
-        char c = *j->p++;
-        int ok = 1;
-        unsigned cp;
-        switch (c) {
-        case 'n': *o++ = '\n'; break;
-        case 't': *o++ = '\t'; break;
-        case 'r': *o++ = '\r'; break;
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case '/': *o++ = '/'; break;
-        case '\\': *o++ = '\\'; break;
-        case '"': *o++ = '"'; break;
-        case 'u':
-            cp = strlen(j->p) >= 4 ? hex4(j->p, &ok) : (ok = 0, 0);
-            if (!ok) {
-                j->error = "bad \\u escape";
-                free(out);
-                return NULL;
-            }
-            j->p += 4;
-            if (cp >= 0xD800 && cp < 0xDC00 && j->p[0] == '\\' && j->p[1] == 'u' && strlen(j->p) >= 6) {
-                unsigned lo = hex4(j->p + 2, &ok);
-                if (ok && lo >= 0xDC00 && lo < 0xE000) {
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    j->p += 6;
-                }
-            }
-            if (cp >= 0xD800 && cp < 0xE000)
-                cp = '?';
-            put_utf8(&o, cp ? cp : '?');
-            break;
-        default:
-            j->error = "bad escape";
-            free(out);
-            return NULL;
-        }
-    }
-    if (*j->p != '"') {
-        j->error = "unterminated string";
-        free(out);
-        return NULL;
-    }
-    j->p++;
-    *o = '\0';
-    return out;
-}
-
-static jval *jparse(jparser *j);
-
-static void jappend(jval *v, char *key, jval *item)
-{
-    if ((v->count & (v->count - 1)) == 0) { /* grow at powers of two */
-        size_t cap = v->count ? (size_t)v->count * 2 : 1;
-        jval **items = realloc(v->items, cap * sizeof *items);
-        if (!items)
-            die("out of memory");
-        v->items = items;
-        if (v->type == J_OBJ) {
-            char **keys = realloc(v->keys, cap * sizeof *keys);
-            if (!keys)
-                die("out of memory");
-            v->keys = keys;
-        }
-    }
-    if (v->type == J_OBJ)
-        v->keys[v->count] = key;
-    v->items[v->count++] = item;
-}
-
-static jval *jparse(jparser *j)
-{
-    jskip(j);
-    if (++j->depth > 64) {
-        j->error = "nested too deeply";
-        return NULL;
-    }
-    jval *v = NULL;
-    if (*j->p == '{' || *j->p == '[') {
-        int obj = *j->p == '{';
-        char close = obj ? '}' : ']';
-        v = jnew(obj ? J_OBJ : J_ARR);
-        j->p++;
-        jskip(j);
-        if (*j->p == close) {
-            j->p++;
-        } else {
-            for (;;) {
-                char *key = NULL;
-                jskip(j);
-                if (obj) {
-                    key = jstring(j);
-                    jskip(j);
-                    if (!key || *j->p != ':') {
-                        free(key);
-                        j->error = j->error ? j->error : "expected ':'";
-                        jfree(v);
-                        return NULL;
-                    }
-                    j->p++;
-                }
-                jval *item = jparse(j);
-                if (!item) {
-                    free(key);
-                    jfree(v);
-                    return NULL;
-                }
-                jappend(v, key, item);
-                jskip(j);
-                if (*j->p == ',') {
-                    j->p++;
-                    continue;
-                }
-                if (*j->p == close) {
-                    j->p++;
-                    break;
-                }
-                j->error = "expected ',' or a closing bracket";
-                jfree(v);
-                return NULL;
-            }
-        }
-    } else if (*j->p == '"') {
-        char *s = jstring(j);
-        if (!s)
-            return NULL;
-        v = jnew(J_STR);
-        v->str = s;
-    } else if (strncmp(j->p, "true", 4) == 0 || strncmp(j->p, "false", 5) == 0) {
-        v = jnew(J_BOOL);
-        v->boolean = *j->p == 't';
-        j->p += v->boolean ? 4 : 5;
-    } else if (strncmp(j->p, "null", 4) == 0) {
-        v = jnew(J_NULL);
-        j->p += 4;
-    } else {
-        char *end;
-        double d = strtod(j->p, &end);
-        if (end == j->p) {
-            j->error = "unexpected character";
-            return NULL;
-        }
-        v = jnew(J_NUM);
-        v->num = d;
-        j->p = end;
-    }
-    j->depth--;
-    return v;
-}
-
-static jval *jget(const jval *o, const char *key)
-{
-    if (!o || o->type != J_OBJ)
-        return NULL;
-    for (int i = 0; i < o->count; i++)
-        if (strcmp(o->keys[i], key) == 0)
-            return o->items[i];
-    return NULL;
-}
-
-static const char *jgets(const jval *o, const char *key)
-{
-    const jval *v = jget(o, key);
-    return v && v->type == J_STR ? v->str : NULL;
-}
-
-static double jgetn(const jval *o, const char *key, double fallback)
-{
-    const jval *v = jget(o, key);
-    return v && v->type == J_NUM ? v->num : fallback;
-}
-
-static jval *load_json(const char *path, char *why, size_t whysize)
+/* The whole file (at most 64 MiB) parsed, or NULL with the reason in why. */
+static json_t *load_json(const char *path, char *why, size_t whysize)
 {
     size_t len;
     char *text = read_file(path, 64u << 20, &len);
@@ -497,46 +221,80 @@ static jval *load_json(const char *path, char *why, size_t whysize)
         snprintf(why, whysize, "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
-    jparser j = {text, 0, NULL};
-    jval *v = jparse(&j);
-    if (v) {
-        jskip(&j);
-        if (*j.p) {
-            j.error = "text after the end";
-            jfree(v);
-            v = NULL;
-        }
-    }
+    json_error_t error;
+    json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
     if (!v)
-        snprintf(why, whysize, "%s is not valid JSON (%s at byte %ld)", path, j.error ? j.error : "?",
-                 (long)(j.p - text));
+        snprintf(why, whysize, "%s is not valid JSON (%s, line %d, column %d)", path, error.text, error.line,
+                 error.column);
     free(text);
     return v;
 }
 
 /* The report's lab object for `lab` (or its only lab). */
-static const jval *report_lab(const jval *report, const char *lab)
+static const json_t *report_lab(const json_t *report, const char *lab)
 {
-    const jval *labs = jget(report, "labs");
-    if (!labs || labs->type != J_ARR)
-        return NULL;
-    for (int i = 0; i < labs->count; i++) {
-        const char *name = jgets(labs->items[i], "lab");
+    const json_t *labs = json_object_get(report, "labs"), *item;
+    size_t i;
+    json_array_foreach(labs, i, item) {
+        const char *name = jgets(item, "lab");
         if (name && lab && strcmp(name, lab) == 0)
-            return labs->items[i];
+            return item;
     }
-    return labs->count == 1 ? labs->items[0] : NULL;
+    return json_array_size(labs) == 1 ? json_array_get(labs, 0) : NULL;
 }
 
-static const jval *lab_kernel(const jval *lab, const char *name)
+static const json_t *lab_kernel(const json_t *lab, const char *name)
 {
-    const jval *ks = jget(lab, "kernels");
-    for (int i = 0; ks && ks->type == J_ARR && i < ks->count; i++) {
-        const char *n = jgets(ks->items[i], "name");
+    const json_t *item;
+    size_t i;
+    json_array_foreach(json_object_get(lab, "kernels"), i, item) {
+        const char *n = jgets(item, "name");
         if (n && strcmp(n, name) == 0)
-            return ks->items[i];
+            return item;
     }
     return NULL;
+}
+
+/* Student-controlled text as a JSON string: cleaned first (valid UTF-8, no control
+ * characters but \t and \n), which is what jansson accepts. */
+static json_t *jtext(const char *s)
+{
+    char *t = clean_text(s ? s : "");
+    json_t *v = json_string(t);
+    free(t);
+    if (!v)
+        die("out of memory");
+    return v;
+}
+
+/* Points as the feedback writes them (%.10g): 10, not 10.0; 0.5 stays 0.5. */
+static json_t *jpoints(double v)
+{
+    char text[32];
+    points_str(text, sizeof text, v);
+    return strpbrk(text, ".eEn") ? json_real(atof(text)) : json_integer(atoll(text));
+}
+
+static void jset(json_t *o, const char *key, json_t *v)
+{
+    if (!v || json_object_set_new(o, key, v) != 0)
+        die("out of memory");
+}
+
+static void jappend(json_t *a, json_t *v)
+{
+    if (!v || json_array_append_new(a, v) != 0)
+        die("out of memory");
+}
+
+static void write_json(const json_t *v, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("cannot write %s: %s", path, strerror(errno));
+    int ok = json_dumpf(v, f, JSON_REAL_PRECISION(10)) == 0 && fputc('\n', f) != EOF;
+    if (fclose(f) != 0 || !ok)
+        die("cannot write %s", path);
 }
 
 /* ---------------------------------------------------------------- rubric */
@@ -641,10 +399,10 @@ static int has(const char *s, const char *needle) { return s && strstr(s, needle
 /* A short class for a kernel: the checker's own "verdict" when it has one, else
  * read from correct/message; what the sandbox saw (events) comes first because
  * "crashed with signal 25" is really the output limit. */
-static void kernel_verdict(const jval *k, const char *build, const char *event, char *out, size_t n)
+static void kernel_verdict(const json_t *k, const char *build, const char *event, char *out, size_t n)
 {
     const char *v = jgets(k, "verdict");
-    const jval *correct = jget(k, "correct");
+    int correct = json_is_true(json_object_get(k, "correct"));
     const char *m = jgets(k, "message");
     if (build && strcmp(build, "timeout") == 0) {
         snprintf(out, n, "build-timeout");
@@ -654,9 +412,9 @@ static void kernel_verdict(const jval *k, const char *build, const char *event, 
         snprintf(out, n, "not-built");
     } else if (!k) {
         snprintf(out, n, "missing");
-    } else if (event && event[0] && !(correct && correct->type == J_BOOL && correct->boolean)) {
+    } else if (event && event[0] && !correct) {
         snprintf(out, n, "%s", event);
-    } else if (correct && correct->type == J_BOOL && correct->boolean) {
+    } else if (correct) {
         /* A kernel passes on the checker's comparison alone: "correct", never a verdict's word. */
         snprintf(out, n, "pass");
     } else if (v && v[0] && strcasecmp(v, "pass") != 0) {
@@ -744,13 +502,13 @@ static int cmd_score(const score_opts *o)
     rubric r;
     char why[600] = "";
     load_rubric(o->rubric, &r);
-    jval *report = o->report ? load_json(o->report, why, sizeof why) : NULL;
-    const jval *lab = report ? report_lab(report, o->lab) : NULL;
+    json_t *report = o->report ? load_json(o->report, why, sizeof why) : NULL;
+    const json_t *lab = report ? report_lab(report, o->lab) : NULL;
     if (report && !lab)
         snprintf(why, sizeof why, "%s has no lab %s", o->report, o->lab);
     char refwhy[600];
-    jval *reference = o->reference ? load_json(o->reference, refwhy, sizeof refwhy) : NULL;
-    const jval *ref_lab = reference ? report_lab(reference, o->lab) : NULL;
+    json_t *reference = o->reference ? load_json(o->reference, refwhy, sizeof refwhy) : NULL;
+    const json_t *ref_lab = reference ? report_lab(reference, o->lab) : NULL;
     char *events = o->events ? read_file(o->events, 1 << 20, NULL) : NULL;
     int gpu = o->backend && strcmp(o->backend, "gpu") == 0;
     const char *build = o->build ? o->build : "ok";
@@ -765,9 +523,12 @@ static int cmd_score(const score_opts *o)
             ks[nk].in_rubric = 1;
             nk++;
         }
-    const jval *kernels = jget(lab, "kernels");
-    for (int i = 0; kernels && kernels->type == J_ARR && i < kernels->count && nk < 64; i++) {
-        const char *n = jgets(kernels->items[i], "name");
+    const json_t *kernels = json_object_get(lab, "kernels"), *item;
+    size_t index;
+    json_array_foreach(kernels, index, item) {
+        const char *n = jgets(item, "name");
+        if (nk == 64)
+            break;
         int known = 0;
         for (int j = 0; n && j < nk; j++)
             known |= strcmp(ks[j].name, n) == 0;
@@ -786,7 +547,7 @@ static int cmd_score(const score_opts *o)
     memset(line_points, 0, sizeof line_points);
     for (int i = 0; i < nk; i++) {
         kscore *s = &ks[i];
-        const jval *k = lab_kernel(lab, s->name);
+        const json_t *k = lab_kernel(lab, s->name);
         char event[64];
         kernel_event(events, s->name, event, sizeof event);
         if (!report && strcmp(build, "ok") == 0)
@@ -991,8 +752,8 @@ static int cmd_score(const score_opts *o)
     fclose(f);
     free(student);
     free(events);
-    jfree(report);
-    jfree(reference);
+    json_decref(report);
+    json_decref(reference);
     return 0;
 }
 
@@ -1206,8 +967,9 @@ static int cmd_class(const char *out, const char *html)
     time_t now = time(NULL);
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime(&now));
     fprintf(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(x, "<testsuites name=\"gpulab grades\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\" "
-               "time=\"%.3f\">\n", tests, failures, seconds);
+    /* Jenkins' junit-10.xsd: <testsuites> has no "skipped" (a <testsuite> has) */
+    fprintf(x, "<testsuites name=\"gpulab grades\" tests=\"%d\" failures=\"%d\" errors=\"0\" time=\"%.3f\">\n",
+            tests, failures, seconds);
     for (int i = 0; i < n; i++) {
         int f = 0;
         for (int j = 0; j < all[i].nk; j++)
@@ -1398,6 +1160,67 @@ static int cmd_class(const char *out, const char *html)
 
 /* ---------------------------------------------------------------- Gradescope / PrairieLearn */
 
+/* Folders of the system whose paths say nothing about the grader (a compiler's note
+ * about <stdio.h>, a program's /dev/shm): kept in what a student sees. */
+static int system_path(const char *p)
+{
+    static const char *roots[] = {"/usr/", "/dev/", "/proc/", "/sys/", "/etc/", NULL};
+    for (int i = 0; roots[i]; i++)
+        if (strncmp(p, roots[i], strlen(roots[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static int path_byte(unsigned char c) { return isalnum(c) || strchr("/._-+@%~", c) || c >= 0x80; }
+
+/* What a student sees, without the machine's paths: every absolute path of two or more
+ * parts (the sandbox's /gpulab/tree/03-.../reduce_divergence.cu, a staging folder under
+ * /tmp, /autograder/..., the kit's rubric) becomes its last part, so a compiler's
+ * "/gpulab/tree/03-reduce-divergence/reduce_divergence.cu:12:5: error" reads
+ * "reduce_divergence.cu:12:5: error". URLs (after "://") and system folders stay. */
+static char *hide_paths(const char *in)
+{
+    size_t n = strlen(in);
+    char *out = xmalloc(n + 1), *o = out;
+    for (size_t i = 0; i < n;) {
+        unsigned char before = i ? (unsigned char)in[i - 1] : ' ';
+        if (in[i] != '/' || path_byte(before) || (before == ':' && in[i + 1] == '/') || system_path(in + i)) {
+            *o++ = in[i++];
+            continue;
+        }
+        size_t end = i, last = i, parts = 0;
+        while (end < n && path_byte((unsigned char)in[end])) {
+            if (in[end] == '/' && end + 1 < n && path_byte((unsigned char)in[end + 1]) && in[end + 1] != '/') {
+                last = end + 1;
+                parts++;
+            }
+            end++;
+        }
+        if (parts < 2) { /* "/tmp", "/", "a /b" */
+            memcpy(o, in + i, end - i);
+            o += end - i;
+        } else {
+            size_t keep = end - last;
+            while (keep > 0 && in[last + keep - 1] == '/')
+                keep--;
+            memcpy(o, in + last, keep);
+            o += keep;
+        }
+        i = end;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Cleaned, paths hidden: a string of a student's results. */
+static json_t *jstudent(const char *s)
+{
+    char *t = hide_paths(s ? s : "");
+    json_t *v = jtext(t);
+    free(t);
+    return v;
+}
+
 /* Per-kernel text: verdict, message, and the rubric lines that name the kernel. */
 static char *kernel_output(const subm *s, const krow *k)
 {
@@ -1422,70 +1245,88 @@ static char *kernel_output(const subm *s, const krow *k)
     return out;
 }
 
-static int cmd_results(const char *scores, const char *feedback, const char *outpath, const char *visibility, int pl)
+/* Gradescope's output formats (its autograder specification): "text" shows the text as
+ * it is, in a fixed-width block, which keeps the feedback's aligned columns. */
+static const char *gradescope_formats[] = {"text", "html", "simple_format", "md", "ansi", NULL};
+#define GRADESCOPE_FORMAT "text"
+
+/* lab_file: the file the submission lacked when nothing was built (PrairieLearn's
+ * message); NULL says "the lab file". */
+static int cmd_results(const char *scores, const char *feedback, const char *outpath, const char *visibility, int pl,
+                       const char *lab_file)
 {
     subm s;
     if (load_scores(scores, &s) != 0)
         die("cannot read %s", scores);
     char *text = read_file(feedback, 60 << 10, NULL); /* Gradescope and PrairieLearn cap sizes: keep it modest */
-    FILE *f = fopen(outpath, "w");
-    if (!f)
-        die("cannot write %s: %s", outpath, strerror(errno));
-    char num[32];
-    if (pl) {
+    json_t *r = json_object(), *tests = json_array();
+    if (!r || !tests)
+        die("out of memory");
+    if (pl && strcmp(s.build, "none") == 0) {
+        /* No lab file: not gradable, which costs the student no attempt (PrairieLearn's
+         * external grading results), and says what to submit. */
+        char msg[512];
+        snprintf(msg, sizeof msg, "Not graded: the submission has no %s%s. Submit the lab file under that name.",
+                 lab_file ? lab_file : "lab file", lab_file ? "" : " for this lab");
+        jset(r, "gradable", json_false());
+        jset(r, "message", jstudent(msg));
+        jset(r, "output", jstudent(text ? text : ""));
+        json_decref(tests);
+    } else if (pl) {
         /* PrairieLearn's external grader: score is a fraction in [0, 1]. */
-        fprintf(f, "{\"gradable\": true, \"score\": %.6f, \"message\": ", s.max > 0 ? s.points / s.max : 0.0);
         char msg[128];
         snprintf(msg, sizeof msg, "%.10g of %.10g points", s.points, s.max);
-        json_str(f, msg);
-        fprintf(f, ", \"output\": ");
-        json_str(f, text ? text : "");
-        fprintf(f, ", \"tests\": [");
+        jset(r, "gradable", json_true());
+        jset(r, "score", json_real(s.max > 0 ? s.points / s.max : 0.0));
+        jset(r, "message", jtext(msg));
+        jset(r, "output", jstudent(text ? text : ""));
         for (int i = 0; i < s.nk; i++) {
             char *o = kernel_output(&s, &s.k[i]);
-            fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-            json_str(f, s.k[i].kernel);
-            fprintf(f, ", \"description\": ");
-            json_str(f, s.k[i].verdict);
-            points_str(num, sizeof num, s.k[i].points);
-            fprintf(f, ", \"points\": %s", num);
-            points_str(num, sizeof num, s.k[i].max);
-            fprintf(f, ", \"max_points\": %s, \"message\": ", num);
-            json_str(f, s.k[i].message);
-            fprintf(f, ", \"output\": ");
-            json_str(f, o);
-            fprintf(f, "}");
+            json_t *t = json_object();
+            if (!t)
+                die("out of memory");
+            jset(t, "name", jtext(s.k[i].kernel));
+            jset(t, "description", jtext(s.k[i].verdict));
+            jset(t, "points", jpoints(s.k[i].points));
+            jset(t, "max_points", jpoints(s.k[i].max));
+            jset(t, "message", jstudent(s.k[i].message));
+            jset(t, "output", jstudent(o));
+            jappend(tests, t);
             free(o);
         }
-        fprintf(f, "\n]}\n");
+        jset(r, "tests", tests);
     } else {
         /* Gradescope: https://gradescope-autograders.readthedocs.io/en/latest/specs/ */
-        points_str(num, sizeof num, s.points);
-        fprintf(f, "{\"score\": %s, \"execution_time\": %.0f, \"visibility\": ", num, ceil(s.seconds));
-        json_str(f, visibility);
-        fprintf(f, ", \"stdout_visibility\": \"hidden\", \"output\": ");
-        json_str(f, text ? text : "");
-        fprintf(f, ",\n \"tests\": [");
+        jset(r, "score", jpoints(s.points));
+        jset(r, "execution_time", json_integer((json_int_t)ceil(s.seconds)));
+        jset(r, "output", jstudent(text ? text : ""));
+        jset(r, "output_format", json_string(GRADESCOPE_FORMAT));
+        jset(r, "test_output_format", json_string(GRADESCOPE_FORMAT));
+        jset(r, "test_name_format", json_string(GRADESCOPE_FORMAT));
+        jset(r, "visibility", jtext(visibility));
+        jset(r, "stdout_visibility", json_string("hidden"));
         for (int i = 0; i < s.nk; i++) {
             char *o = kernel_output(&s, &s.k[i]);
-            fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-            json_str(f, s.k[i].kernel);
-            points_str(num, sizeof num, s.k[i].points);
-            fprintf(f, ", \"score\": %s", num);
-            points_str(num, sizeof num, s.k[i].max);
-            fprintf(f, ", \"max_score\": %s, \"status\": \"%s\", \"output\": ", num,
-                    strcmp(s.k[i].verdict, "pass") == 0 ? "passed" : "failed");
-            json_str(f, o);
-            fprintf(f, ", \"tags\": [");
-            json_str(f, s.k[i].verdict);
-            fprintf(f, "], \"visibility\": ");
-            json_str(f, visibility);
-            fprintf(f, "}");
+            json_t *t = json_object(), *tags = json_array();
+            if (!t || !tags)
+                die("out of memory");
+            jset(t, "name", jtext(s.k[i].kernel));
+            jset(t, "name_format", json_string(GRADESCOPE_FORMAT));
+            jset(t, "score", jpoints(s.k[i].points));
+            jset(t, "max_score", jpoints(s.k[i].max));
+            jset(t, "status", json_string(strcmp(s.k[i].verdict, "pass") == 0 ? "passed" : "failed"));
+            jset(t, "output", jstudent(o));
+            jset(t, "output_format", json_string(GRADESCOPE_FORMAT));
+            jappend(tags, jtext(s.k[i].verdict));
+            jset(t, "tags", tags);
+            jset(t, "visibility", jtext(visibility));
+            jappend(tests, t);
             free(o);
         }
-        fprintf(f, "\n]}\n");
+        jset(r, "tests", tests);
     }
-    fclose(f);
+    write_json(r, outpath);
+    json_decref(r);
     free(text);
     return 0;
 }
@@ -1495,20 +1336,19 @@ static int cmd_results(const char *scores, const char *feedback, const char *out
 static int cmd_rubric_default(const char *report_path)
 {
     char why[600];
-    jval *report = load_json(report_path, why, sizeof why);
+    json_t *report = load_json(report_path, why, sizeof why);
     if (!report)
         die("%s", why);
-    const jval *labs = jget(report, "labs");
-    for (int l = 0; labs && labs->type == J_ARR && l < labs->count; l++) {
-        const jval *lab = labs->items[l];
+    const json_t *lab, *kernel;
+    size_t l, i;
+    json_array_foreach(json_object_get(report, "labs"), l, lab) {
         printf("# Default rubric for %s: every kernel the checker runs, 10 points when correct.\n",
                jgets(lab, "lab") ? jgets(lab, "lab") : "?");
-        const jval *ks = jget(lab, "kernels");
-        for (int i = 0; ks && ks->type == J_ARR && i < ks->count; i++)
-            if (jgets(ks->items[i], "name"))
-                printf("kernel %s 10\n", jgets(ks->items[i], "name"));
+        json_array_foreach(json_object_get(lab, "kernels"), i, kernel)
+            if (jgets(kernel, "name"))
+                printf("kernel %s 10\n", jgets(kernel, "name"));
     }
-    jfree(report);
+    json_decref(report);
     return 0;
 }
 
@@ -1517,14 +1357,14 @@ static int cmd_rubric_check(const char *rubric_path, const char *report_path)
     rubric r;
     char why[600];
     load_rubric(rubric_path, &r);
-    jval *report = load_json(report_path, why, sizeof why);
+    json_t *report = load_json(report_path, why, sizeof why);
     if (!report)
         die("%s", why);
-    const jval *lab = report_lab(report, NULL);
-    const jval *ks = jget(lab, "kernels");
+    const json_t *lab = report_lab(report, NULL), *kernel;
     int bad = 0;
-    for (int i = 0; ks && ks->type == J_ARR && i < ks->count; i++) {
-        const char *n = jgets(ks->items[i], "name");
+    size_t i;
+    json_array_foreach(json_object_get(lab, "kernels"), i, kernel) {
+        const char *n = jgets(kernel, "name");
         int found = 0;
         for (int l = 0; n && l < r.count; l++)
             found |= r.lines[l].type == R_KERNEL && strcmp(r.lines[l].name, n) == 0;
@@ -1538,80 +1378,94 @@ static int cmd_rubric_check(const char *rubric_path, const char *report_path)
             printf("%s: '%s' names no kernel of the lab\n", rubric_path, r.lines[l].text);
             bad = 1;
         }
-    jfree(report);
+    json_decref(report);
     return bad;
+}
+
+/* Is `key` absent, or a string among `words`? */
+static int one_of(const json_t *o, const char *key, const char *const *words)
+{
+    const json_t *v = json_object_get(o, key);
+    for (int i = 0; v && words[i]; i++)
+        if (json_is_string(v) && strcmp(json_string_value(v), words[i]) == 0)
+            return 1;
+    return !v;
 }
 
 /* Gradescope's results.json, as its specification documents it: score (number),
  * execution_time (number), output (string), visibility and stdout_visibility (one of
- * four words), tests (array of objects: name and output strings, score and max_score
- * numbers, status "passed" or "failed", visibility). A test of the package, not of
- * the writer: the reading side is this file's JSON parser, not the code that wrote it. */
+ * four words), output formats (one of five), tests (array of objects: name and output
+ * strings, score and max_score numbers, status "passed" or "failed", visibility). Ours
+ * also holds the kit to more than the specification asks: every output names its
+ * format (Gradescope's default for the top level renders the text as HTML). A test of
+ * the package, read back with jansson, not with the code that wrote it. */
 static int cmd_validate_gradescope(const char *path)
 {
     char why[600];
-    jval *r = load_json(path, why, sizeof why);
+    json_t *r = load_json(path, why, sizeof why);
     if (!r) {
         printf("%s\n", why);
         return 1;
     }
     int bad = 0;
 #define BAD(...) (printf(__VA_ARGS__), printf("\n"), bad = 1)
-    static const char *vis[] = {"visible", "hidden", "after_due_date", "after_published"};
-    const char *vkeys[] = {"visibility", "stdout_visibility"};
-    if (r->type != J_OBJ)
+    static const char *vis[] = {"visible", "hidden", "after_due_date", "after_published", NULL};
+    if (!json_is_object(r))
         BAD("the top level is not an object");
-    const jval *score = jget(r, "score"), *tests = jget(r, "tests"), *et = jget(r, "execution_time");
-    if (!score || score->type != J_NUM)
+    const json_t *score = json_object_get(r, "score"), *tests = json_object_get(r, "tests"), *t;
+    const json_t *et = json_object_get(r, "execution_time");
+    if (!json_is_number(score))
         BAD("score: missing or not a number");
-    if (et && et->type != J_NUM)
+    if (et && !json_is_number(et))
         BAD("execution_time: not a number");
-    if (jget(r, "output") && jget(r, "output")->type != J_STR)
+    if (json_object_get(r, "output") && !jgets(r, "output"))
         BAD("output: not a string");
-    for (int k = 0; k < 2; k++) {
-        const char *v = jgets(r, vkeys[k]);
-        int ok = !jget(r, vkeys[k]);
-        for (int i = 0; v && i < 4; i++)
-            ok |= strcmp(v, vis[i]) == 0;
-        if (!ok)
+    if (jgets(r, "output") && !json_object_get(r, "output_format"))
+        BAD("output_format: missing (Gradescope would render the output as HTML)");
+    static const char *vkeys[] = {"visibility", "stdout_visibility"};
+    for (int k = 0; k < 2; k++)
+        if (!one_of(r, vkeys[k], vis))
             BAD("%s: not one of visible, hidden, after_due_date, after_published", vkeys[k]);
-    }
+    static const char *fkeys[] = {"output_format", "test_output_format", "test_name_format"};
+    for (int k = 0; k < 3; k++)
+        if (!one_of(r, fkeys[k], gradescope_formats))
+            BAD("%s: not one of text, html, simple_format, md, ansi", fkeys[k]);
     double sum = 0;
-    if (!tests || tests->type != J_ARR)
+    if (!json_is_array(tests))
         BAD("tests: missing or not an array");
-    for (int i = 0; tests && tests->type == J_ARR && i < tests->count; i++) {
-        const jval *t = tests->items[i];
-        const jval *ts = jget(t, "score"), *tm = jget(t, "max_score");
-        const char *st = jgets(t, "status"), *v = jgets(t, "visibility");
-        if (t->type != J_OBJ) {
-            BAD("tests[%d]: not an object", i);
+    size_t i;
+    json_array_foreach(tests, i, t) {
+        const json_t *ts = json_object_get(t, "score"), *tm = json_object_get(t, "max_score");
+        const char *st = jgets(t, "status");
+        if (!json_is_object(t)) {
+            BAD("tests[%zu]: not an object", i);
             continue;
         }
         if (!jgets(t, "name"))
-            BAD("tests[%d].name: missing or not a string", i);
-        if (!ts || ts->type != J_NUM)
-            BAD("tests[%d].score: missing or not a number", i);
+            BAD("tests[%zu].name: missing or not a string", i);
+        if (!json_is_number(ts))
+            BAD("tests[%zu].score: missing or not a number", i);
         else
-            sum += ts->num;
-        if (!tm || tm->type != J_NUM)
-            BAD("tests[%d].max_score: missing or not a number", i);
-        else if (ts && ts->type == J_NUM && (ts->num < 0 || ts->num > tm->num))
-            BAD("tests[%d]: score %g outside 0..max_score %g", i, ts->num, tm->num);
+            sum += json_number_value(ts);
+        if (!json_is_number(tm))
+            BAD("tests[%zu].max_score: missing or not a number", i);
+        else if (json_is_number(ts) && (json_number_value(ts) < 0 || json_number_value(ts) > json_number_value(tm)))
+            BAD("tests[%zu]: score %g outside 0..max_score %g", i, json_number_value(ts), json_number_value(tm));
         if (!st || (strcmp(st, "passed") != 0 && strcmp(st, "failed") != 0))
-            BAD("tests[%d].status: not \"passed\" or \"failed\"", i);
-        if (jget(t, "output") && !jgets(t, "output"))
-            BAD("tests[%d].output: not a string", i);
-        int ok = !jget(t, "visibility");
-        for (int k = 0; v && k < 4; k++)
-            ok |= strcmp(v, vis[k]) == 0;
-        if (!ok)
-            BAD("tests[%d].visibility: not one of the four values", i);
+            BAD("tests[%zu].status: not \"passed\" or \"failed\"", i);
+        if (json_object_get(t, "output") && !jgets(t, "output"))
+            BAD("tests[%zu].output: not a string", i);
+        if (jgets(t, "output") && !json_object_get(t, "output_format") && !json_object_get(r, "test_output_format"))
+            BAD("tests[%zu].output_format: missing, and no test_output_format", i);
+        if (!one_of(t, "output_format", gradescope_formats) || !one_of(t, "name_format", gradescope_formats))
+            BAD("tests[%zu]: an output or name format not one of text, html, simple_format, md, ansi", i);
+        if (!one_of(t, "visibility", vis))
+            BAD("tests[%zu].visibility: not one of the four values", i);
     }
-    if (score && score->type == J_NUM && tests && tests->type == J_ARR && tests->count > 0 &&
-        fabs(sum - score->num) > 1e-6)
-        BAD("score %g is not the sum of the tests' scores %g", score->num, sum);
+    if (json_is_number(score) && json_array_size(tests) > 0 && fabs(sum - json_number_value(score)) > 1e-6)
+        BAD("score %g is not the sum of the tests' scores %g", json_number_value(score), sum);
 #undef BAD
-    jfree(r);
+    json_decref(r);
     return bad;
 }
 
@@ -1632,7 +1486,7 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     score_opts so;
     memset(&so, 0, sizeof so);
-    const char *out = NULL, *html = NULL, *feedback = NULL, *scores = NULL, *visibility = "visible";
+    const char *out = NULL, *html = NULL, *feedback = NULL, *scores = NULL, *visibility = "visible", *lab_file = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc)
@@ -1658,6 +1512,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--out") == 0) out = v;
         else if (strcmp(a, "--html") == 0) html = v;
         else if (strcmp(a, "--visibility") == 0) visibility = v;
+        else if (strcmp(a, "--lab-file") == 0) lab_file = v;
         else usage();
     }
     if (strcmp(cmd, "score") == 0) {
@@ -1674,7 +1529,7 @@ int main(int argc, char **argv)
             ok |= strcmp(visibility, visibilities[i]) == 0;
         if (!ok)
             die("visibility must be visible, hidden, after_due_date or after_published");
-        return cmd_results(scores, feedback, out, visibility, strcmp(cmd, "prairielearn") == 0);
+        return cmd_results(scores, feedback, out, visibility, strcmp(cmd, "prairielearn") == 0, lab_file);
     }
     if (strcmp(cmd, "rubric-default") == 0 && so.report)
         return cmd_rubric_default(so.report);

@@ -2,7 +2,8 @@
 # PrairieLearn external-grader entrypoint: grades /grade/student with the kit's grader on
 # the CPU emulator and writes /grade/results/results.json in PrairieLearn's format
 # (gradable, score in [0, 1], message, output, tests[] with name, description, points,
-# max_points, message, output). See grader/README.md for the question's info.json.
+# max_points, message, output; without the lab file "gradable": false and a message naming
+# it, which costs the student no attempt). See grader/README.md for the question's info.json.
 #
 # Student code runs in the kit's sandbox (bubblewrap). When the container forbids the
 # namespaces it needs, this REFUSES to grade (results.json: "succeeded": false, "gradable":
@@ -76,8 +77,13 @@ if [[ -n $labdir && -f $scores ]]; then
     if [[ -n $note ]]; then
         { echo "$note"; cat "$feedback"; } >"$feedback.new" && mv "$feedback.new" "$feedback"
     fi
-    "$KIT/build/grader/grade-report" prairielearn --scores "$scores" --feedback "$feedback" --out "$results"
+    # Without the lab file (an empty submission, another file name) nothing is graded:
+    # "gradable": false, and the message names the file.
+    labfile=$(cd "$KIT/labs/$labdir" && ls -- *.cu 2>/dev/null | head -n 1)
+    "$KIT/build/grader/grade-report" prairielearn --scores "$scores" --feedback "$feedback" --out "$results" \
+        ${labfile:+--lab-file "$labfile"}
 else
-    printf '{"gradable": false, "format_errors": ["no lab file for lab %s was found in the submission"]}\n' \
-        "$LAB" >"$results"
+    printf '{"gradable": false, "message": %s}\n' \
+        "$(json_string "Not graded: no lab file for lab $LAB was found in the submission, or the grader failed.")" \
+        >"$results"
 fi

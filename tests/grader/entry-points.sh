@@ -68,14 +68,36 @@ gradescope() { # fixture-file expected-score name [VAR=VALUE...]: sets ag_status
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d["score"],(int,float)); assert all(t["status"] in ("passed","failed") and isinstance(t["max_score"],(int,float)) for t in d["tests"])' "$r" 2>/dev/null
         result "results.json ($name) parses with python3's json" $? "see $r"
     fi
-    score=$(sed -n 's/^{"score": \([0-9.]*\),.*/\1/p' "$r")
+    score=$(jq -r .score "$r" 2>/dev/null)
     result "run_autograder: $name submission scores $want of 10" "$([[ $score == "$want" ]]; echo $?)" "got '$score'; see $work/ag-$name.log"
+}
+# What a student sees (every string of a results.json) names none of the machine's folders:
+# the kit, the work folders, the sandbox's, a staging folder, /autograder.
+leaked_paths() { # results.json -> the lines that name one, empty when none
+    jq -r '.. | strings' "$1" | grep -F -e "$ROOT" -e "$ag" -e /gpulab/ -e /tmp/ -e /autograder/ -e /grade/ | head -n 3
+}
+check_student_view() { # name results.json: text format everywhere, no machine path
+    local name=$1 r=$2 leaked
+    result "results.json ($name): the output and every test's output are output_format \"text\" (aligned, not HTML)" \
+        "$(jq -e '.output_format == "text" and (.tests | all(.output_format == "text"))' "$r" >/dev/null; echo $?)" \
+        "$(jq -c '[.output_format, [.tests[].output_format]]' "$r" 2>&1)"
+    leaked=$(leaked_paths "$r")
+    result "results.json ($name): no machine path in what the student sees" "$([[ -z $leaked ]]; echo $?)" "$leaked"
 }
 fixture correct >"$work/ag-correct.cu"
 gradescope "$work/ag-correct.cu" 10 correct
+check_student_view correct "$ag/results/results.json"
 gradescope labs/03-reduce-divergence/reduce_divergence.cu 2 wrong
-passes=$(grep -o '"status": "passed"' "$ag/results/results.json" | wc -l)
+passes=$(jq '[.tests[] | select(.status == "passed")] | length' "$ag/results/results.json")
 result "run_autograder on the wrong one: 1 of 3 tests passed" "$([[ $passes == 1 ]]; echo $?)" "$passes passed"
+check_student_view wrong "$ag/results/results.json"
+# A build that fails: the compiler's messages reach the student under the lab file's own name.
+fixture no_compile >"$work/ag-no_compile.cu"
+gradescope "$work/ag-no_compile.cu" 0 no-compile
+check_student_view no-compile "$ag/results/results.json"
+result "results.json (no-compile): the compiler's error names reduce_divergence.cu:LINE" \
+    "$(jq -r .output "$ag/results/results.json" | grep -qE '(^|[^/[:alnum:]_])reduce_divergence\.cu:[0-9]+:[0-9]+: error'; echo $?)" \
+    "see $ag/results/results.json"
 
 # Without a working sandbox: refused, unless the container is declared the sandbox.
 gradescope "$work/ag-correct.cu" 0 no-sandbox PATH="$work/nobwrap:$PATH"
@@ -112,8 +134,23 @@ prairielearn() { # name fixture [VAR=VALUE...]: sets pl_status, pl=the folder
 }
 prairielearn sandbox correct
 result "PrairieLearn entrypoint: results.json with score 1 and 3 tests" \
-    "$(grep -q '^{"gradable": true, "score": 1.000000,' "$pl/results/results.json" &&
-        [[ $(grep -o '"max_points"' "$pl/results/results.json" | wc -l) == 3 ]]; echo $?)" "see $work/pl-sandbox.log"
+    "$(jq -e '.gradable == true and .score == 1 and ([.tests[].max_points] | length) == 3' "$pl/results/results.json" \
+        >/dev/null; echo $?)" "see $work/pl-sandbox.log"
+leaked=$(leaked_paths "$pl/results/results.json")
+result "PrairieLearn results.json: no machine path in what the student sees" "$([[ -z $leaked ]]; echo $?)" "$leaked"
+# Without the lab file (nothing, or another name): not gradable, which costs no attempt, and
+# the message says which file is missing.
+for missing in empty reduce_divergence.txt; do
+    pl=$work/pl-missing-$missing
+    rm -rf "$pl" && mkdir -p "$pl/student"
+    [[ $missing == empty ]] || fixture correct >"$pl/student/$missing"
+    env PL_ROOT="$pl" KIT="$ag/source/kit" LAB=03 grader/prairielearn/run.sh >"$work/pl-missing-$missing.log" 2>&1
+    pl_status=$?
+    result "PrairieLearn entrypoint, submission $missing: gradable false, no score, a message naming reduce_divergence.cu" \
+        "$([[ $pl_status == 0 ]] && jq -e '.gradable == false and (has("score") | not) and
+            (.message | test("no reduce_divergence[.]cu"))' "$pl/results/results.json" >/dev/null; echo $?)" \
+        "exit $pl_status; $(head -c 300 "$pl/results/results.json" 2>/dev/null); see $work/pl-missing-$missing.log"
+done
 prairielearn no-sandbox correct PATH="$work/nobwrap:$PATH"
 result "PrairieLearn entrypoint without a sandbox refuses: not gradable, 'misconfigured', exit status" \
     "$([[ $pl_status != 0 && ! -e $pl/results/grading ]] && grep -q '"gradable": false' "$pl/results/results.json" &&
@@ -122,7 +159,7 @@ if [[ $(id -u) == 0 ]]; then
     rm -f "/tmp/daemon-marker-$token"
     prairielearn container daemon PATH="$work/nobwrap:$PATH" GRADER_CONTAINER_IS_SANDBOX=1 GRADE_UID="$none_uid"
     result "PrairieLearn entrypoint, GRADER_CONTAINER_IS_SANDBOX=1: score 0.8 (the daemon killed at its fork), the output says it ran without the sandbox" \
-        "$([[ $pl_status == 0 ]] && grep -q '^{"gradable": true, "score": 0.800000,' "$pl/results/results.json" &&
+        "$([[ $pl_status == 0 ]] && jq -e '.gradable == true and .score == 0.8' "$pl/results/results.json" >/dev/null &&
             grep -q 'GRADER_CONTAINER_IS_SANDBOX=1' "$pl/results/results.json"; echo $?)" "see $work/pl-container.log"
     daemon_check "PrairieLearn entrypoint, container mode" "$pl/results/results.json" "$pl_status"
 else

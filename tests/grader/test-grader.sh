@@ -313,6 +313,22 @@ if command -v xmllint >/dev/null; then
 else
     result "junit.xml is well-formed XML" 1 "xmllint is missing (tools/setup grade installs it)"
 fi
+# Valid against Jenkins' published schema (junit-10.xsd, MIT, kept outside the repo in
+# ../shared/formats/, where CI has it); the same check on a copy with the attribute the
+# schema refuses (skipped on <testsuites>) shows that it can fail.
+schema=$ROOT/../shared/formats/junit-10.xsd
+if [[ -f $schema ]] && command -v xmllint >/dev/null; then
+    for f in "$out" "$nout"; do
+        xmllint --noout --schema "$schema" "$f/junit.xml" 2>"$work/xmllint-schema.log"
+        result "${f##*/}/junit.xml is valid against junit-10.xsd (xmllint --schema)" $? \
+            "$(grep -v ' validates$' "$work/xmllint-schema.log" | head -c 300)"
+    done
+    sed '0,/<testsuites /s//<testsuites skipped="0" /' "$out/junit.xml" >"$work/junit-invalid.xml"
+    ! xmllint --noout --schema "$schema" "$work/junit-invalid.xml" 2>/dev/null
+    result "xmllint --schema refuses a junit.xml with skipped on <testsuites>" $? "the schema check cannot fail"
+else
+    skip "junit.xml against junit-10.xsd" "no ../shared/formats/junit-10.xsd beside the project (CI has it)"
+fi
 rows=$(($(wc -l <"$csv") - 1))
 nonpass=$(awk -F, 'NR > 1 && $6 != "\"pass\""' "$csv" | wc -l)
 result "junit.xml: one testcase per kernel ($rows), a failure per failed kernel ($nonpass)" \
