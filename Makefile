@@ -133,9 +133,29 @@ $(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tool
 	    $(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
 	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
+# On the emulator, beside it: lab-fast, the same file built without the access hooks (emucc
+# --fast) and judged by the same policy, which runs the large cases (checker/cases.c).
+ifeq ($(BACKEND),emu)
+LAB_FAST := lab-fast
+define LAB_FAST_PROGRAM
+$(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
+	@mkdir -p $$(@D)
+	tools/lab-policy --backend $(BACKEND) $$< $$(@D)/lab_kernels_fast.o -- \
+	    $(LAB_NVCC) --fast $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) -c $$< -o $$(@D)/lab_kernels_fast.o
+	$(LAB_NVCC) $(NVCCFLAGS) $$(@D)/lab_kernels_fast.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@
+endef
+else
+LAB_FAST :=
+LAB_FAST_PROGRAM :=
+endif
+# A lab's programs in a folder: $(1) the folder, $(2) the lab folders.
+lab_programs = $(foreach lab,$(2),$(addprefix $(1)/$(lab)/,lab $(LAB_FAST)))
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,labs,$(lab),$(TARGET)/labs)))
 $(foreach lab,$(LABS),$(eval $(call LAB_PROGRAM,solutions,$(lab),$(TARGET)/solutions)))
 $(eval $(call LAB_PROGRAM,checker,textbook,$(TARGET)/checker))
+$(foreach lab,$(LABS),$(eval $(call LAB_FAST_PROGRAM,labs,$(lab),$(TARGET)/labs)))
+$(foreach lab,$(LABS),$(eval $(call LAB_FAST_PROGRAM,solutions,$(lab),$(TARGET)/solutions)))
+$(eval $(call LAB_FAST_PROGRAM,checker,textbook,$(TARGET)/checker))
 
 # The libraries the top labs are measured against (CUB, cuBLAS), in a program of their own,
 # for a GPU only: no lab program links them.
@@ -153,10 +173,11 @@ CHECK_TREE := $(if $(TREE),$(patsubst %/,%,$(TREE)),labs)
 CHECK_BUILD := $(if $(TREE),$(TARGET)/tree,$(TARGET)/labs)
 ifdef TREE
 $(foreach lab,$(SELECTED),$(eval $(call LAB_PROGRAM,$(CHECK_TREE),$(lab),$(CHECK_BUILD))))
+$(foreach lab,$(SELECTED),$(eval $(call LAB_FAST_PROGRAM,$(CHECK_TREE),$(lab),$(CHECK_BUILD))))
 endif
 
-build-labs: $(foreach lab,$(SELECTED),$(CHECK_BUILD)/$(lab)/lab)
-build-solutions: $(foreach lab,$(SELECTED),$(TARGET)/solutions/$(lab)/lab)
+build-labs: $(call lab_programs,$(CHECK_BUILD),$(SELECTED))
+build-solutions: $(call lab_programs,$(TARGET)/solutions,$(SELECTED))
 
 ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: emulating on the CPU,no CUDA device: emulating on the CPU); times are not GPU times")
 
@@ -181,8 +202,8 @@ emu_diag_args = $(if $(EMU_DIAG_BUILD),--emu-build $(EMU_DIAG_BUILD),$(if $(filt
 # emulator is installed. $(1): the build target, $(2): the folder of its programs.
 ifeq ($(VIEW),1)
 VIEW_BUILD = @for lab in $(SELECTED); do mkdir -p $(2)/$$lab; \
-	    $(MAKE) --no-print-directory $(2)/$$lab/lab 2>&1 | tee $(2)/$$lab/build.log; \
-	    [ $${PIPESTATUS[0]} = 0 ] || rm -f $(2)/$$lab/lab; done \
+	    $(MAKE) --no-print-directory $(addprefix $(2)/$$lab/,lab $(LAB_FAST)) 2>&1 | tee $(2)/$$lab/build.log; \
+	    [ $${PIPESTATUS[0]} = 0 ] || rm -f $(addprefix $(2)/$$lab/,lab $(LAB_FAST)); done \
 	$(if $(filter gpu,$(BACKEND)),; ! tools/setup --check emu 2>/dev/null || $(MAKE) --no-print-directory BACKEND=emu $(1) || true)
 VIEW_ARGS = --view $(BUILD)/report $(if $(filter gpu,$(BACKEND)),--view-build $(patsubst $(TARGET)/%,$(BUILD)/emu/%,$(1)))
 endif
@@ -232,8 +253,8 @@ readme-ladder:
 #     its solution outside the TODO regions; every known-bad submission fails for
 #     its named reason (tests/known-bad),
 #  3. the emulator's CUnit suite, then the checker's CUnit suite.
-ALL_PROGRAMS := $(foreach lab,$(LABS),$(TARGET)/labs/$(lab)/lab $(TARGET)/solutions/$(lab)/lab) \
-                $(TARGET)/checker/textbook/lab $(LIBRARY_DEP)
+ALL_PROGRAMS := $(call lab_programs,$(TARGET)/labs,$(LABS)) $(call lab_programs,$(TARGET)/solutions,$(LABS)) \
+                $(call lab_programs,$(TARGET)/checker,textbook) $(LIBRARY_DEP)
 build-all: $(ALL_PROGRAMS) $(CHECKER)
 
 # The emulator's speed: every solution emulated, traced accesses per second at the end.
@@ -245,7 +266,7 @@ test-view: $(CHECKER) slides-deps
 	@BUILD=$(BUILD) node tests/view/run.mjs
 
 # The textbook's reduction kernels on the timed case, to hold the solutions against.
-textbook: $(CHECKER) $(TARGET)/checker/textbook/lab
+textbook: $(CHECKER) $(call lab_programs,$(TARGET)/checker,textbook)
 	$(ANNOUNCE)
 	@$(CHECKER) --tree checker --build $(TARGET)/checker --timed-only --ladder $(CHECK_ARGS) textbook
 

@@ -12,8 +12,12 @@
 enum { GPU_REPEATS = 15, EMU_REPEATS = 1 };
 
 /* Size tables. Correctness cases first (odd sizes, every block size a lab
- * allows), the timed case last. Emulation runs every thread on the CPU, so
- * its sizes are small. */
+ * allows), the timed case last. Emulation runs every thread on the CPU: the
+ * *_EMU rows run in the lab's diagnosed program (every emulator check, exact
+ * counts; the last is the counted case, whose counts are held to the model),
+ * the *_EMU_FAST rows after them, realistic sizes, in the same lab file's
+ * hook-free program (results and time only; not for the textbook's volatile
+ * last warp, lay_out); the last row is the timed case. */
 typedef struct { long long n, block; } size_1d;
 typedef struct { long long rows, cols; } size_2d;
 typedef struct { long long m, k, n; } size_mm;
@@ -22,9 +26,11 @@ static const size_1d REDUCE_GPU[] = {{1, 512}, {12345, 64}, {70001, 1024}, {1000
 /* 2088 = 4 * 512 + 40: with block 64 the last block holds 40 elements whatever the unrolling
  * (1, 2, 4, 8), so its last warp is short: the case where a guard around a barrier goes wrong. */
 static const size_1d REDUCE_EMU[] = {{1, 512}, {1000, 64}, {2088, 64}, {5000, 1024}, {9001, 256}, {1 << 14, 512}};
+static const size_1d REDUCE_EMU_FAST[] = {{1 << 20, 512}};
 /* The float seed: 1536 * 20480 floats, 1024 threads per block. */
 static const size_1d FLOAT_GPU[] = {{1, 1024}, {12345, 64}, {1000003, 256}, {1536 * 20480, 1024}};
 static const size_1d FLOAT_EMU[] = {{1, 1024}, {1000, 64}, {2088, 64}, {9001, 256}, {1 << 14, 1024}};
+static const size_1d FLOAT_EMU_FAST[] = {{1 << 20, 1024}};
 static const size_1d SINE_GPU[] = {{1, 128}, {1000, 128}, {1000003, 256}, {1 << 24, 256}};
 static const size_1d SINE_EMU[] = {{1, 128}, {1000, 128}, {4099, 256}, {1 << 14, 256}};
 static const size_2d ADD_GPU[] = {{1, 1}, {17, 33}, {1000, 999}, {4096, 4096}};
@@ -32,16 +38,20 @@ static const size_2d ADD_EMU[] = {{1, 1}, {17, 33}, {100, 99}, {128, 128}};
 static const size_mm MATMUL_GPU[] = {{1, 1, 1}, {33, 17, 45}, {129, 100, 67}, {1024, 1024, 1024}};
 /* 40 x 100: more blocks across than down, so a grid with x and y swapped leaves some of C out. */
 static const size_mm MATMUL_EMU[] = {{1, 1, 1}, {33, 17, 45}, {40, 33, 100}, {64, 64, 64}};
+static const size_mm MATMUL_EMU_FAST[] = {{256, 256, 256}};
 /* The top of the matmul ladder: the register-tiled kernels are timed at 1024^3 too (the
- * ladder's size, "also timed") and at 4096^3, where cuBLAS reaches its speed; emulated,
- * 256^3 is four full 128 x 128 tiles, the fast path those kernels take on large matrices. */
+ * ladder's size, "also timed") and at 4096^3, where cuBLAS reaches its speed; emulated, the
+ * counted 256 x 64 x 256 (m k n) is four full 128 x 128 tiles, the fast path those kernels take
+ * on large matrices, and 512^3 (sixteen) runs hook-free. */
 static const size_mm MATMUL_TOP_GPU[] = {{1, 1, 1}, {33, 17, 45}, {129, 100, 67}, {40, 33, 100}, {1024, 1024, 1024},
                                          {4096, 4096, 4096}};
-static const size_mm MATMUL_TOP_EMU[] = {{1, 1, 1}, {33, 17, 45}, {40, 33, 100}, {129, 100, 67}, {256, 256, 256}};
+static const size_mm MATMUL_TOP_EMU[] = {{1, 1, 1}, {33, 17, 45}, {40, 33, 100}, {129, 100, 67}, {256, 64, 256}};
+static const size_mm MATMUL_TOP_EMU_FAST[] = {{512, 512, 512}};
 /* The whole sum: odd sizes (n not a multiple of the 4 ints of a 128-bit load), then 2^24
  * (64 MB, above the H100's 50 MB L2: also timed) and 2^28 (1 GB, the DRAM-bound case). */
 static const long long SUM_GPU[] = {1, 3, 4099, 70001, 1000003, 1 << 24, 1 << 28};
 static const long long SUM_EMU[] = {1, 3, 1001, 4099, 70001, (1 << 16) + 5};
+static const long long SUM_EMU_FAST[] = {1 << 22};
 /* Nested hello: threads of the first grid, and the deepest level allowed. */
 static const size_1d NESTED[] = {{8, 24}, {32, 24}, {1, 24}, {16, 3}};
 
@@ -68,6 +78,21 @@ static void mark_timed(check_case_set *set, check_case *c, int i, int count, int
         c->repeats = GPU_REPEATS;
     }
 }
+
+/* A task's rows for a backend: on the emulator the diagnosed table, then the fast one. */
+typedef struct {
+    const void *table, *fast;
+    int count, fast_count;
+} size_rows;
+#define ROWS(gpu, emu_table, emu_fast)                                                                            \
+    (emu ? (size_rows){emu_table, emu_fast, COUNT(emu_table), hook_free ? COUNT(emu_fast) : 0}                    \
+         : (size_rows){gpu, NULL, COUNT(gpu), 0})
+/* Lab 00 (indexing, one access per thread) keeps its emulated sizes: no fast rows. */
+#define ROWS_DIAGNOSED(gpu, emu_table)                                                                            \
+    (emu ? (size_rows){emu_table, NULL, COUNT(emu_table), 0} : (size_rows){gpu, NULL, COUNT(gpu), 0})
+
+/* Row i of rows (of type T), and whether it is a fast one. */
+#define ROW(T, rows, i) ((i) < (rows).count ? &((const T *)(rows).table)[i] : &((const T *)(rows).fast)[(i) - (rows).count])
 
 static float *random_floats(size_t count, float lo, float hi, uint64_t seed)
 {
@@ -147,6 +172,9 @@ static int generate(const check_variant *v, check_case *c)
 static void lay_out(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set)
 {
     int emu = backend == BACKEND_EMU;
+    /* The textbook's volatile last warp (legacy_warp_sync) is right only where the lanes of a warp
+     * run in lockstep, access by access, as in the diagnosed program: no fast rows for it. */
+    int hook_free = !v->legacy_warp_sync;
     memset(set, 0, sizeof *set);
     set->timed = -1;
 
@@ -154,22 +182,15 @@ static void lay_out(const check_variant *v, check_backend backend, uint64_t seed
     case TASK_VEC_SINE:
     case TASK_REDUCE_INT:
     case TASK_REDUCE_FLOAT: {
-        const size_1d *table;
-        int count;
-        if (v->task == TASK_VEC_SINE) {
-            table = emu ? SINE_EMU : SINE_GPU;
-            count = emu ? COUNT(SINE_EMU) : COUNT(SINE_GPU);
-        } else if (v->task == TASK_REDUCE_INT) {
-            table = emu ? REDUCE_EMU : REDUCE_GPU;
-            count = emu ? COUNT(REDUCE_EMU) : COUNT(REDUCE_GPU);
-        } else {
-            table = emu ? FLOAT_EMU : FLOAT_GPU;
-            count = emu ? COUNT(FLOAT_EMU) : COUNT(FLOAT_GPU);
-        }
+        size_rows rows = v->task == TASK_VEC_SINE     ? ROWS_DIAGNOSED(SINE_GPU, SINE_EMU)
+                         : v->task == TASK_REDUCE_INT ? ROWS(REDUCE_GPU, REDUCE_EMU, REDUCE_EMU_FAST)
+                                                      : ROWS(FLOAT_GPU, FLOAT_EMU, FLOAT_EMU_FAST);
+        int count = rows.count + rows.fast_count;
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
-            c->size.n = table[i].n;
-            c->size.block = table[i].block;
+            c->size.n = ROW(size_1d, rows, i)->n;
+            c->size.block = ROW(size_1d, rows, i)->block;
+            c->fast = i >= rows.count;
             if (i == count - 1) /* the timed case: the textbook's data */
                 c->dataset = v->task == TASK_REDUCE_INT ? DATA_TEXTBOOK
                              : v->task == TASK_REDUCE_FLOAT ? DATA_HALF : DATA_RANDOM;
@@ -178,36 +199,39 @@ static void lay_out(const check_variant *v, check_backend backend, uint64_t seed
         break;
     }
     case TASK_MAT_ADD: {
-        const size_2d *table = emu ? ADD_EMU : ADD_GPU;
-        int count = emu ? COUNT(ADD_EMU) : COUNT(ADD_GPU);
+        size_rows rows = ROWS_DIAGNOSED(ADD_GPU, ADD_EMU);
+        int count = rows.count + rows.fast_count;
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
-            c->size.rows = table[i].rows;
-            c->size.cols = table[i].cols;
+            c->size.rows = ROW(size_2d, rows, i)->rows;
+            c->size.cols = ROW(size_2d, rows, i)->cols;
+            c->fast = i >= rows.count;
             mark_timed(set, c, i, count, emu, 0);
         }
         break;
     }
     case TASK_MATMUL: {
         int top = v->sizes == SIZES_TOP;
-        const size_mm *table = top ? (emu ? MATMUL_TOP_EMU : MATMUL_TOP_GPU) : (emu ? MATMUL_EMU : MATMUL_GPU);
-        int count = top ? (emu ? COUNT(MATMUL_TOP_EMU) : COUNT(MATMUL_TOP_GPU))
-                        : (emu ? COUNT(MATMUL_EMU) : COUNT(MATMUL_GPU));
+        size_rows rows = top ? ROWS(MATMUL_TOP_GPU, MATMUL_TOP_EMU, MATMUL_TOP_EMU_FAST)
+                             : ROWS(MATMUL_GPU, MATMUL_EMU, MATMUL_EMU_FAST);
+        int count = rows.count + rows.fast_count;
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
-            c->size.m = table[i].m;
-            c->size.k = table[i].k;
-            c->size.n = table[i].n;
+            c->size.m = ROW(size_mm, rows, i)->m;
+            c->size.k = ROW(size_mm, rows, i)->k;
+            c->size.n = ROW(size_mm, rows, i)->n;
+            c->fast = i >= rows.count;
             mark_timed(set, c, i, count, emu, top);
         }
         break;
     }
     case TASK_SUM_INT: {
-        const long long *table = emu ? SUM_EMU : SUM_GPU;
-        int count = emu ? COUNT(SUM_EMU) : COUNT(SUM_GPU);
+        size_rows rows = ROWS(SUM_GPU, SUM_EMU, SUM_EMU_FAST);
+        int count = rows.count + rows.fast_count;
         for (int i = 0; i < count; i++) {
             check_case *c = add_case(set, seed);
-            c->size.n = table[i];
+            c->size.n = *ROW(long long, rows, i);
+            c->fast = i >= rows.count;
             mark_timed(set, c, i, count, emu, 1);
         }
         break;
@@ -220,6 +244,14 @@ static void lay_out(const check_variant *v, check_backend backend, uint64_t seed
         }
         break;
     }
+    /* The counted case: the last one the diagnosed program runs (on a GPU, the timed case). On
+     * the emulator it is timed too, for the emulator's own speed (traced accesses per second). */
+    set->counted = set->timed;
+    for (int i = 0; set->timed >= 0 && i < set->count; i++)
+        if (!set->cases[i].fast)
+            set->counted = i;
+    if (set->counted >= 0 && set->counted != set->timed)
+        set->cases[set->counted].repeats = EMU_REPEATS;
     if (set->timed >= 0) {
         set->timing = set->cases[set->timed];
         set->timing.seed = set->timing.seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -287,12 +319,71 @@ void cases_keep_timed(check_case_set *set)
 {
     if (set->timed < 0)
         return;
-    for (int i = 0; i < set->count; i++)
-        if (i != set->timed)
+    int kept = 0, timed = 0, counted = 0;
+    for (int i = 0; i < set->count; i++) {
+        if (i != set->timed && i != set->counted) {
             free_inputs(&set->cases[i]);
-    set->cases[0] = set->cases[set->timed];
-    set->count = 1;
-    set->timed = 0;
+            continue;
+        }
+        if (i == set->timed)
+            timed = kept;
+        if (i == set->counted)
+            counted = kept;
+        set->cases[kept++] = set->cases[i];
+    }
+    set->count = kept;
+    set->timed = timed;
+    set->counted = counted;
+}
+
+int cases_part(const check_case_set *set, int fast, check_case_set *part)
+{
+    memset(part, 0, sizeof *part);
+    part->timed = part->counted = -1;
+    for (int i = 0; i < set->count; i++) {
+        if (!set->cases[i].fast != !fast)
+            continue;
+        if (i == set->timed) {
+            part->timed = part->count;
+            part->timing = set->timing;
+        } else if (i == set->counted && !fast) { /* the diagnosed part's timed case: its own inputs */
+            part->timed = part->count;
+            part->timing = set->cases[i];
+        }
+        if (i == set->counted)
+            part->counted = part->count;
+        part->cases[part->count++] = set->cases[i];
+    }
+    return part->count;
+}
+
+void cases_marks(const check_variant *v, const check_case_set *set, int fast_built, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    if (v->legacy_warp_sync) /* lay_out */
+        used = (size_t)snprintf(out, size, "volatile last warp, lockstep only when diagnosed: ");
+    for (int fast = 0; fast <= 1; fast++) {
+        int first = 1;
+        for (int i = 0; i < set->count; i++) {
+            const lab_sizes *z = &set->cases[i].size;
+            char one[48];
+            if (!set->cases[i].fast != !fast)
+                continue;
+            if (v->task == TASK_MATMUL)
+                snprintf(one, sizeof one, "%lldx%lldx%lld", z->m, z->k, z->n);
+            else if (v->task == TASK_MAT_ADD)
+                snprintf(one, sizeof one, "%lldx%lld", z->rows, z->cols);
+            else if (v->task == TASK_NESTED_HELLO)
+                snprintf(one, sizeof one, "%lld/%lld", z->threads, z->max_depth);
+            else
+                snprintf(one, sizeof one, "%lld", z->n);
+            const char *head = !first ? " " : !fast ? "diagnosed " : fast_built ? "; fast " : "; not run (no fast build) ";
+            used += (size_t)snprintf(out + used, size > used ? size - used : 0, "%s%s%s", head, one,
+                                     i == set->counted && set->counted != set->timed ? " (counted)" : "");
+            first = 0;
+        }
+    }
 }
 
 /* The case's input array i, as the task's table (LAB_TASKS) lists them. */

@@ -23,6 +23,7 @@ typedef struct {
     /* inputs, owned by the case */
     float *x, *a, *b;  /* sine: x; mat_add and matmul: a, b; float reduction: x */
     int *ints;         /* int reduction */
+    int fast;          /* emulated by the lab's hook-free program: results and time, no diagnostics */
 } check_case;
 
 #define CHECK_MAX_CASES 8
@@ -31,6 +32,9 @@ typedef struct {
     check_case cases[CHECK_MAX_CASES];
     int count;
     int timed; /* index of the case whose times are reported, -1 if none */
+    /* index of the case whose counts are held to the model: the timed case, or on the emulator
+     * the last one its diagnosed program runs (the timed case there is a fast one) */
+    int counted;
     /* The timed case's sizes with other inputs: the timed runs use these, so a result
      * kept from the first run is wrong for them. */
     check_case timing;
@@ -45,8 +49,14 @@ lab_sizes cases_timed_size(const check_variant *v, check_backend backend);
 /* One case of the given size, its runs timed `repeats` times with its own inputs (the sweep). */
 int cases_build_sized(const check_variant *v, uint64_t seed, const lab_sizes *size, int repeats, check_case_set *set);
 void cases_free(check_case_set *set);
-/* Keeps only the timed case (for baselines that handle no other sizes). */
+/* Keeps only the timed case and the counted one (for baselines that handle no other sizes). */
 void cases_keep_timed(check_case_set *set);
+/* The cases one program runs (fast: the hook-free one's, else the diagnosed one's), sharing the
+ * inputs of set (part is not freed). The diagnosed part's timed case is the counted one. Returns
+ * part->count. */
+int cases_part(const check_case_set *set, int fast, check_case_set *part);
+/* Which program runs which case, one line: "diagnosed 1 1000 16384 (counted); fast 1048576". */
+void cases_marks(const check_variant *v, const check_case_set *set, int fast_built, char *out, size_t size);
 /* Writes the input file the lab program reads; 0 on success. */
 int cases_write_input(const check_variant *v, const check_case_set *set, const char *path);
 /* One line describing a case's size, e.g. "n=1000003 block=256" or "m=33 k=17 n=45". */

@@ -83,6 +83,8 @@ static int emulator_diagnose(const check_options *opt, const char *emu_program, 
     emu_opt.backend = "emu";
     if (cases_build(v, BACKEND_EMU, opt->seed, &set) != 0)
         return 0;
+    check_case_set all = set;
+    cases_part(&all, 0, &set); /* the diagnosed cases: the GPU ran the large ones */
     for (int c = 0; c < set.count; c++) /* diagnostics, not times */
         set.cases[c].repeats = 0;
     set.timed = -1;
@@ -108,7 +110,7 @@ static int emulator_diagnose(const check_options *opt, const char *emu_program, 
         }
         run_outcome_free(&outcome);
     }
-    cases_free(&set);
+    cases_free(&all);
     return found;
 }
 

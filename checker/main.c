@@ -79,12 +79,40 @@ static void scan_todos(const char *path, char *out, size_t size)
     fclose(f);
 }
 
+/* On the emulator, the large cases (cases.c: FAST) in the lab's hook-free program, once the
+ * diagnosed program passed the others: every trust check of a run (the sealed run and its modes,
+ * the results channel and its token, copies to the host, inputs unchanged, the timed runs on new
+ * inputs) and the results against the reference; no counts, hence no pattern or input-coverage
+ * check (those hold on the diagnosed cases). Their times go beside the counted case's. */
+static void check_fast_cases(const check_options *opt, run_report *run, const char *fast_program,
+                             const check_variant *v, const check_case_set *fast, const char *workdir,
+                             kernel_report *k)
+{
+    run_outcome outcome;
+    char warnings[sizeof k->warnings];
+    if (stage_run(opt, fast_program, v, fast, workdir, "fast", &outcome) != 0) {
+        k->correct = 0;
+        k->verdict = VERDICT_NO_OUTPUT;
+        snprintf(k->message, sizeof k->message, "%s", outcome.error);
+        return;
+    }
+    snprintf(warnings, sizeof warnings, "%s", k->warnings);
+    stage_judge(opt, v, fast, &outcome, k);
+    if (k->correct) {
+        snprintf(k->warnings, sizeof k->warnings, "%s", warnings); /* the diagnosed run's */
+        for (int c = 0; c < fast->count && k->also_count < REPORT_MAX_ALSO_TIMED; c++)
+            if (fast->cases[c].repeats > 0)
+                measure_case(run, v, fast, &outcome, c, &k->also[k->also_count++]);
+    }
+    run_outcome_free(&outcome);
+}
+
 /* One kernel variant through every stage. */
 static void check_variant_stages(const check_options *opt, run_report *run, const char *program,
-                                 const char *emu_program, const check_variant *v, const char *workdir,
-                                 kernel_report *k)
+                                 const char *fast_program, const char *emu_program, const check_variant *v,
+                                 const char *workdir, kernel_report *k)
 {
-    check_case_set set;
+    check_case_set set, diagnosed, fast;
     run_outcome outcome;
 
     memset(k, 0, sizeof *k);
@@ -97,11 +125,13 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     }
     if (opt->timed_only)
         cases_keep_timed(&set);
+    cases_part(&set, 0, &diagnosed);
+    cases_part(&set, 1, &fast);
     if (strcmp(opt->backend, "emu") == 0)
-        snprintf(k->checks, sizeof k->checks, "emulator diagnostics");
+        cases_marks(v, &set, fast_program != NULL, k->checks, sizeof k->checks);
     else if (opt->fast)
         snprintf(k->checks, sizeof k->checks, "FAST=1: no sanitizer checks (timing only, never for grading)");
-    if (stage_run(opt, program, v, &set, workdir, "check", &outcome) != 0) {
+    if (stage_run(opt, program, v, &diagnosed, workdir, "check", &outcome) != 0) {
         snprintf(k->message, sizeof k->message, "%s", outcome.error);
         cases_free(&set);
         return;
@@ -109,10 +139,18 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     k->ran = 1;
     if (outcome.have_output)
         take_device_facts(run, &outcome.out);
-    stage_judge(opt, v, &set, &outcome, k);
-    stage_diagnose(opt, program, emu_program, v, &set, workdir, k);
-    stage_measure(opt, run, program, v, &set, &outcome, workdir, k);
+    stage_judge(opt, v, &diagnosed, &outcome, k);
+    stage_diagnose(opt, program, emu_program, v, &diagnosed, workdir, k);
+    stage_measure(opt, run, program, v, &diagnosed, &outcome, workdir, k);
     run_outcome_free(&outcome);
+    if (k->correct && fast.count > 0 && fast_program) {
+        check_fast_cases(opt, run, fast_program, v, &fast, workdir, k);
+    } else if (k->correct && fast.count > 0 && !opt->launcher) { /* a launcher may have none yet */
+        k->correct = 0;
+        k->verdict = VERDICT_NOT_BUILT;
+        snprintf(k->message, sizeof k->message, "%s-fast, the lab file built without the emulator's access hooks, "
+                 "is missing: the large cases cannot run (make builds it beside %s)", program, program);
+    }
     cases_free(&set);
 }
 
@@ -131,7 +169,8 @@ static void check_library(const check_options *opt, run_report *run, lab_report 
         return;
     }
     report->library_variant = check_library_variant(report->lab);
-    check_variant_stages(&library_opt, run, opt->library, NULL, &report->library_variant, workdir, &report->library);
+    check_variant_stages(&library_opt, run, opt->library, NULL, NULL, &report->library_variant, workdir,
+                         &report->library);
     report->library.checks[0] = '\0';
     report->has_library = 1;
 }
@@ -263,7 +302,7 @@ int main(int argc, char **argv)
     for (int l = 0; l < lab_count; l++) {
         const check_lab *lab = check_find_lab(labs[l]);
         lab_report *report = &run.labs[run.count];
-        char program[512], source[512], emu_program[512] = "";
+        char program[512], fast_program[520], source[512], emu_program[512] = "";
         if (opt.emu_build) {
             snprintf(emu_program, sizeof emu_program, "%s/%s/lab", opt.emu_build, lab->dir);
             if (access(emu_program, X_OK) != 0)
@@ -273,6 +312,9 @@ int main(int argc, char **argv)
         report->lab = lab;
         run.count++;
         snprintf(program, sizeof program, "%s/%s/lab", opt.build, lab->dir);
+        /* On the emulator, the same lab file built without the access hooks, for the large cases. */
+        snprintf(fast_program, sizeof fast_program, "%s-fast", program);
+        int fast_built = strcmp(opt.backend, "emu") == 0 && access(fast_program, X_OK) == 0;
         snprintf(source, sizeof source, "%s/%s/%s", opt.tree, lab->dir, lab->source);
         scan_todos(source, report->todos, sizeof report->todos);
         report->correct = 1;
@@ -286,8 +328,8 @@ int main(int argc, char **argv)
             if (only_variant && strcmp(only_variant, lab->variants[i].name) != 0)
                 continue;
             kernel_report *k = &report->kernels[report->count++];
-            check_variant_stages(&opt, &run, program, emu_program[0] ? emu_program : NULL, &lab->variants[i],
-                                 workdir, k);
+            check_variant_stages(&opt, &run, program, fast_built ? fast_program : NULL,
+                                 emu_program[0] ? emu_program : NULL, &lab->variants[i], workdir, k);
             report->correct &= k->correct;
         }
         if (lab->library && opt.library && strcmp(opt.backend, "gpu") == 0 && !only_variant)

@@ -289,6 +289,10 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
     print_matmul_models(out, lab, colour);
     if (lab->count > 0 && lab->kernels[0].checks[0])
         fprintf(out, "  %schecks: %s%s\n", paint(colour, DIM), lab->kernels[0].checks, paint(colour, RESET));
+    for (int i = 1; i < lab->count; i++) /* a kernel whose cases ran otherwise (emulated: its own marks) */
+        if (strcmp(lab->kernels[i].checks, lab->kernels[0].checks) != 0)
+            fprintf(out, "  %schecks, %s: %s%s\n", paint(colour, DIM), lab->kernels[i].variant->name,
+                    lab->kernels[i].checks, paint(colour, RESET));
     if (!lab->correct && lab->todos[0])
         fprintf(out, "  %sunfinished in %s:%s\n%s", paint(colour, BOLD), lab->lab->source, paint(colour, RESET),
                 lab->todos);

@@ -313,9 +313,44 @@ static void test_timed_size(void)
     CU_ASSERT_EQUAL(s.block, set.cases[set.timed].size.block);
     cases_free(&set);
     CU_ASSERT_EQUAL(cases_timed_size(sum, BACKEND_GPU).n, 1LL << 28);
-    CU_ASSERT_EQUAL(cases_timed_size(sum, BACKEND_EMU).n, (1LL << 16) + 5);
+    CU_ASSERT_EQUAL(cases_timed_size(sum, BACKEND_EMU).n, 1LL << 22);
     CU_ASSERT_EQUAL(cases_timed_size(sgemm, BACKEND_GPU).m, 4096);
-    CU_ASSERT_EQUAL(cases_timed_size(sgemm, BACKEND_EMU).k, 256);
+    CU_ASSERT_EQUAL(cases_timed_size(sgemm, BACKEND_EMU).k, 512);
+}
+
+/* Emulated, the large cases go to the hook-free program and the others, odd ones included, to the
+ * diagnosed one, whose last case is counted; a GPU runs every case in one program; the volatile
+ * last warp (lockstep only when diagnosed) has no fast case. */
+static void test_fast_cases(void)
+{
+    const check_variant *reduce = check_find_variant("03-reduce-divergence", "interleaved");
+    const check_variant *legacy = check_find_variant("05-reduce-warp-unrolling", "unroll_warps8");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(reduce);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(legacy);
+    check_case_set set, diagnosed, fast;
+    CU_ASSERT_EQUAL_FATAL(cases_build(reduce, BACKEND_EMU, 5, &set), 0);
+    CU_ASSERT_TRUE(set.cases[set.timed].fast);
+    CU_ASSERT_TRUE(set.cases[set.timed].size.n >= 1LL << 20);
+    CU_ASSERT_FALSE(set.cases[set.counted].fast);
+    CU_ASSERT_TRUE(set.cases[set.counted].repeats > 0);
+    CU_ASSERT_EQUAL(cases_part(&set, 0, &diagnosed) + cases_part(&set, 1, &fast), set.count);
+    CU_ASSERT_EQUAL(diagnosed.cases[diagnosed.timed].size.n, set.cases[set.counted].size.n);
+    CU_ASSERT_EQUAL(diagnosed.counted, diagnosed.timed);
+    CU_ASSERT_EQUAL(diagnosed.cases[0].size.n, 1);
+    CU_ASSERT_EQUAL(fast.cases[fast.timed].size.n, set.cases[set.timed].size.n);
+    CU_ASSERT_PTR_EQUAL(fast.timing.ints, set.timing.ints); /* the timed runs' own inputs */
+    char marks[160];
+    cases_marks(reduce, &set, 1, marks, sizeof marks);
+    CU_ASSERT_PTR_NOT_NULL(strstr(marks, "(counted); fast 1048576"));
+    cases_free(&set);
+    CU_ASSERT_EQUAL_FATAL(cases_build(reduce, BACKEND_GPU, 5, &set), 0);
+    CU_ASSERT_EQUAL(cases_part(&set, 1, &fast), 0);
+    CU_ASSERT_EQUAL(set.counted, set.timed);
+    cases_free(&set);
+    CU_ASSERT_EQUAL_FATAL(cases_build(legacy, BACKEND_EMU, 5, &set), 0);
+    CU_ASSERT_EQUAL(cases_part(&set, 1, &fast), 0);
+    CU_ASSERT_EQUAL(set.counted, set.timed);
+    cases_free(&set);
 }
 
 /* A failed run's message becomes a verdict through its first "[class]" tag: the emulator's
@@ -349,6 +384,7 @@ int add_validate_tests(void)
         !CU_add_test(suite, "whole sum: 64-bit, wrap-around named, const input", test_sum_messages) ||
         !CU_add_test(suite, "large matmul: edges, samples and poison checked", test_matmul_sampled) ||
         !CU_add_test(suite, "timed case's sizes without inputs", test_timed_size) ||
+        !CU_add_test(suite, "emulated: large cases hook-free, the rest diagnosed", test_fast_cases) ||
         !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic) ||
         !CU_add_test(suite, "failure messages become verdicts through their tag", test_verdict_tags))
         return -1;
