@@ -1,6 +1,7 @@
 # Grading a class (included by the top Makefile; see grader/README.md).
 #
-#   make grade SUBMISSIONS=dir [LAB=NN] [OUT=dir] [FORCE=1] [SANDBOX=bwrap|none] [TIMEOUT=S]
+#   make grade SUBMISSIONS=dir [LAB=NN] [OUT=dir] [FORCE=1] [SANDBOX=bwrap|none] [TIMEOUT=S] [JOBS=N]
+#              [ENGINE=slurm [PARTITION=p] [ACCOUNT=a] [TIME_LIMIT=t] [SHARD_SIZE=n] [SUBMIT_ARGS=...] [WAIT=0]]
 #   make autograder LAB=NN [AUTOGRADER=file.zip]    Gradescope's autograder zip for one lab
 #   make test-grader                                the grader's tests (tests/grader/)
 #
@@ -28,7 +29,13 @@ grade: grade-tools
 	@ROOT=$(CURDIR) BUILD=$(BUILD) CHECKER=$(CHECKER) GRADE_REPORT=$(GRADE_REPORT) GPU_ARCH=$(GPU_ARCH) \
 	 grader/grade SUBMISSIONS="$(SUBMISSIONS)" BACKEND=$(BACKEND) $(if $(LAB),LAB=$(LAB)) $(if $(OUT),OUT="$(OUT)") \
 	 $(if $(FORCE),FORCE=$(FORCE)) $(if $(SANDBOX),SANDBOX=$(SANDBOX)) $(if $(TIMEOUT),TIMEOUT=$(TIMEOUT)) \
-	 $(if $(RUBRIC),RUBRIC="$(RUBRIC)")
+	 $(if $(RUBRIC),RUBRIC="$(RUBRIC)") $(GRADE_ENGINE_ARGS)
+
+# JOBS only when asked for (the top Makefile's default is the cores, the grader's own is 1 on a
+# GPU); ENGINE=slurm and its options (grader/README.md).
+GRADE_ENGINE_ARGS = $(if $(filter command line environment,$(origin JOBS)),JOBS=$(JOBS)) \
+	$(foreach v,ENGINE PARTITION ACCOUNT TIME_LIMIT SHARD_SIZE WAIT,$(if $($(v)),$(v)="$($(v))")) \
+	$(if $(SUBMIT_ARGS),SUBMIT_ARGS='$(SUBMIT_ARGS)')
 
 autograder:
 	@test -n "$(LAB)" || { echo "make autograder: say which lab: make autograder LAB=03" >&2; exit 2; }

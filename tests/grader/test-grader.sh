@@ -151,10 +151,11 @@ extra_limits=(GRADE_RUN_MB=16 GRADE_TMP_MB=32 GRADE_SHM_MB=16)
 grade_bg() { # log-name class out timeout [VAR=VALUE...] -> make grade in the background
     local log=$1 cls=$2 o=$3 timeout=$4
     shift 4
+    # (JOBS=1: three classes at once already fill the cores; JOBS=2 is tested in slurm.sh)
     (
         start=$(date +%s)
         env GRADE_FSIZE_MB=$fsize_mb GRADE_BUILD_TIMEOUT=15 "$@" make --no-print-directory grade SUBMISSIONS="$cls" \
-            LAB=03 OUT="$o" TIMEOUT="$timeout" BUILD="$BUILD" >"$work/$log.log" 2>&1
+            LAB=03 OUT="$o" TIMEOUT="$timeout" BUILD="$BUILD" JOBS=1 >"$work/$log.log" 2>&1
         echo "$? $(($(date +%s) - start))" >"$work/$log.status"
     ) &
     grading+=($!)
@@ -184,6 +185,11 @@ until [[ -f $work/extra.status ]]; do
     sleep 0.1
 done
 wait "${grading[@]}"
+# make grade ENGINE=slurm against a Slurm of one node it starts here (after the classes: its
+# two engines' runs add no load to theirs), beside the checks below
+# shellcheck source=tests/grader/slurm.sh
+. tests/grader/slurm.sh >"$work/slurm.results" 2>&1 &
+slurm_pid=$!
 
 check_points() { # csv expect-map
     local csv=$1 student got
@@ -370,7 +376,7 @@ for lab in $(cd labs && ls -d [0-9][0-9]-*); do
 done
 
 # ---- the entry points (Gradescope, PrairieLearn) and SANDBOX=none, run beside the classes ----
-wait "$entry_pid"
+wait "$entry_pid" "$slurm_pid"
 while IFS= read -r line; do
     echo "$line"
     case $line in
@@ -378,7 +384,7 @@ while IFS= read -r line; do
     "  FAIL "*) failed=$((failed + 1)) ;;
     "  skip "*) skipped=$((skipped + 1)) ;;
     esac
-done <"$work/entry-points.results"
+done < <(cat "$work/entry-points.results" "$work/slurm.results")
 echo "($(($(date +%s) - t_start)) s)"
 
 exit $((failed > 255 ? 255 : failed))
