@@ -7,7 +7,7 @@
 #   make test               the project's own tests: every lab built, end-to-end checks, CUnit
 #   make doctor             what is installed, what is missing, which backend runs
 #   make textbook           the textbook's reduction kernels, timed, as a baseline
-#   make bench-emu          the CPU emulator's speed (traced accesses per second)
+#   make bench-emu          the CPU emulator's speed (lane accesses per second, memory)
 #   make grade SUBMISSIONS=dir [LAB=NN]   grade a class in a sandbox: grades.csv, JUnit XML, feedback
 #   make autograder LAB=NN  the Gradescope autograder zip for one lab
 #   make slides             the lecture deck, build/slides/index.html (slides-pdf: the PDF)
@@ -258,8 +258,32 @@ ALL_PROGRAMS := $(call lab_programs,$(TARGET)/labs,$(LABS)) $(call lab_programs,
 build-all: $(ALL_PROGRAMS) $(CHECKER)
 
 # The emulator's speed: every solution emulated, traced accesses per second at the end.
+# Per lab: the solutions on the checker's emulated cases, lane accesses per second of the timed
+# runs' kernel time (wall clock), seconds and peak RSS of the whole check; then in all; then
+# one reduction of BENCH_N ints (default 2^22) in place, its peak RSS per element.
+BENCH_N ?= 4194304
+# GNU time, where installed, for the peak RSS (0 without it)
+BENCH_RSS = $(if $(wildcard /usr/bin/time),/usr/bin/time -f %M -o $(BUILD)/emu/bench/rss.txt)
 bench-emu:
-	@$(MAKE) --no-print-directory solutions BACKEND=emu
+	@$(MAKE) --no-print-directory BACKEND=emu build-solutions $(CHECKER) $(BUILD)/emu/bench/rss_reduce
+	@echo "emulator, full diagnostics, $$(nproc) cores, $$(date -u +%F): lane accesses per second per lab"
+	@printf '  %-26s %12s %10s %8s %8s %9s\n' lab accesses 'kernel ms' 'M/s' 'wall s' 'peak MiB'
+	@for lab in $(SELECTED); do \
+	  echo 0 > $(BUILD)/emu/bench/rss.txt; start=$$(date +%s.%N); \
+	  line=$$($(BENCH_RSS) $(CHECKER) --tree solutions --build $(BUILD)/emu/solutions --backend emu $$lab \
+	    | grep '^emulator:'); \
+	  end=$$(date +%s.%N); rss=$$(cat $(BUILD)/emu/bench/rss.txt); \
+	  echo "$$line" | awk -v lab=$$lab -v t0=$$start -v t1=$$end -v rss=$$rss \
+	    '{ printf "  %-26s %12d %10.1f %8.1f %8.1f %9.0f\n", lab, $$2, $$7, $$2 / ($$7 * 1e3), t1 - t0, rss / 1024 }'; \
+	done | tee $(BUILD)/emu/bench/labs.txt
+	@awk '{ n += $$2; ms += $$3 } END { printf "  %-26s %12d %10.1f %8.1f\n", "all", n, ms, n / (ms * 1e3) }' \
+	  $(BUILD)/emu/bench/labs.txt
+	@$(BUILD)/emu/bench/rss_reduce $(BENCH_N)
+
+$(BUILD)/emu/bench/rss_reduce: emu/src/bench/rss_reduce.cu $(BACKEND_DEPS)
+	@mkdir -p $(@D)
+	emu/emucc -O3 -std=c++17 -Xcompiler -Wall,-Wextra -c $< -o $@.o
+	emu/emucc $@.o -o $@
 
 # The HTML report's tests (VIEW=1): pictures against the counters, failures, headless Chromium.
 test-view: $(CHECKER) slides-deps

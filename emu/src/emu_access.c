@@ -213,13 +213,30 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
     }
     if (__builtin_expect(size == 16 && (a & 15) != 0, 0))
         misaligned(l, a, size, kind, space, site);
-    l->site = site;
-    l->addr = a;
-    l->size = size;
-    l->kind = (unsigned char)kind;
-    l->space = (unsigned char)space;
-    l->state = L_ACCESS;
-    emu_yield();
+    /* Logged for the scheduler, which groups the warp's accesses into warp-level instructions
+     * (min-PC) and checks them in that order (emu_run.c). The lane runs on unless the access
+     * is an atomic (its result depends on the other lanes' order), its log is full, or the
+     * modes need lock step: then it stops before the access, which is done when it goes on. */
+    emu_capture_store(l);
+    emu_logged *e = &l->log[l->log_n++];
+    e->site = site;
+    e->addr = a;
+    e->size = size;
+    e->kind = (unsigned char)kind;
+    e->space = (unsigned char)space;
+    if (space == SP_GLOBAL && kind != K_LOAD)
+        e->write_no = ++l->gwrites; /* in program order, as __threadfence() sees it */
+    if (kind == K_ATOMIC || !emu_run_ahead || l->log_n == EMU_LOG_MAX) {
+        l->state = L_ACCESS;
+        emu_yield();
+        return;
+    }
+    if (kind == K_STORE) {
+        memcpy(e->old, (const void *)a, size);
+        l->capture_to = e->now;
+        l->capture_addr = a;
+        l->capture_size = size;
+    }
 }
 
 #define RA() ((uintptr_t)__builtin_return_address(0))

@@ -4,146 +4,163 @@
  * atomicAdd (the "last block" sum of the programming guide). The emulator runs blocks one
  * after another, so such a read always sees the value; on a GPU, without the fence, the
  * signal may arrive first. So this file remembers, for the running grid,
- *   - per thread that wrote global memory: how many global writes (stores and atomics) and
- *     how many __threadfence() calls it made so far;
- *   - per global word stored: the writing thread, and its counts at that store;
+ *   - per lane of the running block: its global writes (stores and atomics) so far, and how
+ *     many it had made at its last __threadfence() (emu_lane.gwrites, .fenced_at), counted
+ *     in the lane's program order as it runs (emu_access.c);
+ *   - per global word stored: the writing thread, its write count at the store, the site;
  * and a load of a word another block stored is reported when its writer went on to write
  * again (its signal) with no fence in between. A word that was its writer's last write (a
  * flag, say) is taken for the signal itself and not reported; a writer that fenced after
  * the store is fine. Atomics are never the data: their own coherence orders them.
- * Both tables are open-addressing hashes whose entries of earlier grids count as free. */
+ *
+ * Blocks run one at a time and only other blocks' loads are checked, so a word's verdict is
+ * settled when its block ends (emu_fence_block_done): the store was unfenced and signalled
+ * when fenced_at < writes at the store < the writer's final writes. The words live in flat
+ * shadow arrays (24 bytes per 4-byte word) beside the arena, mapped with each cudaMalloc
+ * block, and beside the __device__ variables; records of other grids count as empty. */
+#define _GNU_SOURCE
 #include "emu_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Every entry of both tables starts with this: its key, and the grid it belongs to (entries of
- * other grids are free). */
-typedef struct {
-    uint64_t key;
-    uint32_t grid; /* the grid serial; 0: never used */
-} entry_head;
+#include <sys/mman.h>
 
 typedef struct {
-    entry_head head;         /* key: block linear index << 10 | thread */
-    uint32_t writes, fences; /* global writes (stores and atomics) and __threadfence() calls so far */
-} thread_state;
-
-typedef struct {
-    entry_head head;         /* key: the word, address >> 2 */
-    uint32_t writes, fences; /* the writer's counts at the store (writes includes it) */
-    uint64_t writer;         /* the writer's key */
+    uint32_t grid;   /* the grid serial; records of other grids are empty */
+    uint32_t writes; /* the writer's global writes at the store; once its block ended, SETTLED or UNFENCED */
+    uint64_t writer; /* block linear index << 10 | thread */
     uintptr_t site;
 } word_state;
 
-/* An open-addressing hash table of entries of `size` bytes. The live count only grows until
- * a rehash recounts it, so the table is never more than half full of the running grid's
- * entries and a probe always ends. */
-typedef struct {
-    char *slots;
-    size_t size, cap, live;
-} table;
+#define SETTLED 0u           /* fenced after the store, or the store was the writer's last write */
+#define UNFENCED 0xffffffffu /* written again (a signal) with no __threadfence() after the store */
 
 static uint32_t grid_serial;
-static table threads = {NULL, sizeof(thread_state), 0, 0};
-static table words = {NULL, sizeof(word_state), 0, 0};
+static word_state *arena_words;  /* one per word of the arena, mapped with its blocks */
+static word_state *device_words; /* one per word of the emu_device section (__device__ variables) */
+static size_t device_word_count;
+extern char __start_emu_device[], __stop_emu_device[];
 
-void emu_fence_grid(void) { grid_serial++; }
+/* The words the running block stored (settled when it ends); may repeat. */
+static word_state **stored;
+static size_t stored_n, stored_cap;
+
+void emu_fence_grid(void)
+{
+    grid_serial++;
+    stored_n = 0; /* a block stopped by a fault leaves its words unsettled: never read again */
+}
 
 uint32_t emu_fence_serial(void) { return grid_serial; }
 
 /* A child grid that ran inside its parent (after the launching block): the parent's
- * entries count again (those the child did not reuse). */
+ * records count again (those the child did not overwrite). */
 void emu_fence_resume(uint32_t serial) { grid_serial = serial; }
 
-static uint64_t mix(uint64_t x)
+static _Noreturn void out_of_memory(void)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
+    fprintf(stderr, "emu: out of memory for the fence shadow\n");
+    abort();
 }
 
-static uint64_t current_thread_key(const emu_lane *l)
+/* The arena's shadow: address space reserved once, pages given to each cudaMalloc block. */
+static word_state *arena_record(uintptr_t a) { return arena_words + ((a - emu_arena_lo) >> 2); }
+
+void emu_fence_map(uintptr_t start, size_t bytes)
+{
+    if (!arena_words) {
+        void *p = mmap(NULL, (size_t)((emu_arena_hi - emu_arena_lo) >> 2) * sizeof(word_state), PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            out_of_memory();
+        arena_words = p;
+    }
+    /* start is page-aligned, so is its record (4096 / 4 * 24 bytes) */
+    if (mprotect(arena_record(start), ((bytes + 3) >> 2) * sizeof(word_state), PROT_READ | PROT_WRITE) != 0)
+        out_of_memory();
+}
+
+void emu_fence_unmap(uintptr_t start, size_t bytes)
+{
+    if (!arena_words)
+        return;
+    size_t len = ((bytes + 3) >> 2) * sizeof(word_state);
+    madvise(arena_record(start), len, MADV_DONTNEED);
+    mprotect(arena_record(start), len, PROT_NONE);
+}
+
+static word_state *record_of(uintptr_t word)
+{
+    uintptr_t a = word << 2;
+    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
+        return arena_record(a);
+    uintptr_t lo = (uintptr_t)__start_emu_device;
+    if (a - lo >= (uintptr_t)(__stop_emu_device - __start_emu_device))
+        return NULL; /* const __device__ data: never stored */
+    if (!device_words) {
+        device_word_count = ((uintptr_t)(__stop_emu_device - __start_emu_device) >> 2) + 1;
+        device_words = calloc(device_word_count, sizeof *device_words);
+        if (!device_words)
+            out_of_memory();
+    }
+    size_t i = (size_t)((a - lo) >> 2);
+    return i < device_word_count ? &device_words[i] : NULL;
+}
+
+static uint64_t block_key(void)
 {
     const emu_launch_rec *r = emu_running;
-    uint64_t block = emu_block.x + (uint64_t)r->grid.x * (emu_block.y + (uint64_t)r->grid.y * emu_block.z);
-    return block << 10 | l->lin;
+    return emu_block.x + (uint64_t)r->grid.x * (emu_block.y + (uint64_t)r->grid.y * emu_block.z);
 }
 
-/* The running grid's entry for key; with create, a new one (zeroed past its head) when there
- * is none, else NULL. */
-static void *entry_of(table *t, uint64_t key, int create)
-{
-    if (create && t->live * 2 >= t->cap) { /* grow, keeping the running grid's entries */
-        table old = *t;
-        t->cap = old.cap ? old.cap * 2 : 1024;
-        t->live = 0;
-        t->slots = calloc(t->cap, t->size);
-        if (!t->slots) {
-            fprintf(stderr, "emu: out of memory for the fence tables\n");
-            abort();
-        }
-        for (size_t i = 0; i < old.cap; i++) {
-            const entry_head *e = (const entry_head *)(old.slots + i * old.size);
-            if (e->grid == grid_serial)
-                memcpy(entry_of(t, e->key, 1), e, t->size);
-        }
-        free(old.slots);
-    }
-    for (size_t i = t->cap ? mix(key) & (t->cap - 1) : 0; t->cap; i = (i + 1) & (t->cap - 1)) {
-        entry_head *e = (entry_head *)(t->slots + i * t->size);
-        if (e->grid == grid_serial && e->key == key)
-            return e;
-        if (e->grid != grid_serial) {
-            if (!create)
-                return NULL;
-            memset(e, 0, t->size);
-            e->grid = grid_serial;
-            e->key = key;
-            t->live++;
-            return e;
-        }
-    }
-    return NULL; /* an empty table */
-}
-
-static thread_state *thread_of(uint64_t key, int create) { return entry_of(&threads, key, create); }
-static word_state *word_of(uintptr_t word, int create) { return entry_of(&words, word, create); }
-
-void emu_fence_thread(const emu_lane *l)
-{
-    thread_of(current_thread_key(l), 1)->fences++;
-}
+void emu_fence_thread(emu_lane *l) { l->fenced_at = l->gwrites; }
 
 int emu_fence_access(emu_lane *l)
 {
     uintptr_t first = l->addr >> 2, last = (l->addr + l->size - 1) >> 2;
-    uint64_t me = current_thread_key(l);
+    uint64_t block = block_key();
     if (l->kind != K_LOAD) {
-        thread_state *t = thread_of(me, 1);
-        t->writes++;
         if (l->kind == K_ATOMIC)
             return 0;
-        uint32_t writes = t->writes, fences = t->fences;
         for (uintptr_t w = first; w <= last; w++) {
-            word_state *s = word_of(w, 1);
-            s->writes = writes;
-            s->fences = fences;
-            s->writer = me;
+            word_state *s = record_of(w);
+            if (!s)
+                continue;
+            s->grid = grid_serial;
+            s->writes = l->write_no;
+            s->writer = block << 10 | l->lin;
             s->site = l->site;
+            if (stored_n == stored_cap) {
+                stored_cap = stored_cap ? 2 * stored_cap : 4096;
+                stored = realloc(stored, stored_cap * sizeof *stored);
+                if (!stored)
+                    out_of_memory();
+            }
+            stored[stored_n++] = s;
         }
         return 0;
     }
     for (uintptr_t w = first; w <= last; w++) {
-        word_state *s = word_of(w, 0);
-        if (!s || s->writer >> 10 == me >> 10)
+        const word_state *s = record_of(w);
+        if (!s || s->grid != grid_serial || s->writer >> 10 == block)
             continue; /* not stored in this grid, or by this block */
-        thread_state *t = thread_of(s->writer, 0);
-        if (t && t->writes > s->writes && t->fences == s->fences)
+        if (s->writes == UNFENCED)
             return emu_report_unfenced(l, w << 2, s->writer >> 10, (unsigned int)(s->writer & 1023), s->site);
     }
     return 0;
+}
+
+void emu_fence_block_done(void)
+{
+    uint64_t block = block_key();
+    for (size_t i = 0; i < stored_n; i++) {
+        word_state *s = stored[i];
+        if (s->grid != grid_serial || s->writer >> 10 != block || s->writes == SETTLED || s->writes == UNFENCED)
+            continue; /* settled already (a word stored twice), or overwritten by a child grid */
+        const emu_lane *t = &emu_lanes[s->writer & 1023];
+        s->writes = t->fenced_at < s->writes && s->writes < t->gwrites ? UNFENCED : SETTLED;
+    }
+    stored_n = 0;
 }
 
 void emu_threadfence(void)

@@ -26,11 +26,14 @@ emu_fault_rec emu_fault;
 emu_lane *emu_fault_lane;
 static fcontext_t sched_ctx; /* where a lane's yield goes */
 static char *stacks;
+static emu_logged lane_logs[MAX_THREADS][EMU_LOG_MAX];
 
 /* ---- fibers ---- */
 
 void emu_yield(void)
 {
+    if (emu_cur)
+        emu_capture_store(emu_cur);
     transfer_t t = jump_fcontext(sched_ctx, NULL);
     sched_ctx = t.fctx;
 }
@@ -53,7 +56,10 @@ void emu_resume(emu_lane *l)
     emu_cur = NULL;
 }
 
-void emu_fiber_start(emu_lane *l) { l->ctx = make_fcontext(l->stack_hi, emu_stack_bytes, fiber_entry); }
+void emu_fiber_start(emu_lane *l)
+{
+    l->ctx = make_fcontext(l->stack_hi, (size_t)(l->stack_hi - l->stack_lo), fiber_entry);
+}
 
 static void fault_setv(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, va_list ap)
 {
@@ -109,8 +115,12 @@ void emu_fiber_init(void)
     for (int i = 0; i < MAX_THREADS; i++) {
         char *base = stacks + per * (size_t)i;
         mprotect(base, page, PROT_NONE); /* guard page: an overflow faults */
+        emu_lanes[i].log = lane_logs[i];
         emu_lanes[i].stack_lo = base + page;
-        emu_lanes[i].stack_hi = base + per;
+        /* Stacks a whole number of pages apart would put every lane's top frames in the same
+         * cache sets, and a warp round touches 32 of them: start each 64 bytes further down
+         * (of 64 colours), so that switching between lanes does not evict the last ones. */
+        emu_lanes[i].stack_hi = base + per - (size_t)(i % 64) * 64;
     }
 }
 

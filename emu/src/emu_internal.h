@@ -120,6 +120,17 @@ enum { L_READY, L_ACCESS, L_WSYNC, L_BARRIER, L_DONE, L_FAULT };
 enum { W_SYNCWARP = 100 }; /* warp-op code beside the EMU_SHFL_* / EMU_VOTE_* codes of the header */
 #define MAX_THREADS 1024
 
+/* An access a lane made (or is about to make: the last one of a lane in L_ACCESS) that the
+ * scheduler has not yet grouped into a warp-level instruction (emu_run.c). */
+typedef struct {
+    uintptr_t site, addr;
+    unsigned int size;
+    unsigned char kind, space;
+    uint32_t write_no; /* a global store or atomic: the lane's how-manieth global write (emu_fence.c) */
+    unsigned char old[16], now[16]; /* a store's bytes before it and after it (emu_race.c's store after store) */
+} emu_logged;
+#define EMU_LOG_MAX 32 /* accesses a lane makes at most before it waits for its warp */
+
 typedef struct emu_lane {
     fcontext_t ctx;
     int state;
@@ -135,15 +146,26 @@ typedef struct emu_lane {
     unsigned int lin;
     char *stack_lo, *stack_hi;
     unsigned long long reads, writes;
+    /* global writes (stores, atomics) of this thread, and their count at its last
+     * __threadfence() (emu_fence.c) */
+    uint32_t gwrites, fenced_at;
+    uint32_t write_no; /* of the access in the fields above (emu_logged.write_no) */
     /* a store that overwrote another warp's store of this barrier interval: a
      * race only if it changed the value (checked once the store is done) */
     struct {
         int pending;
         uintptr_t site, addr;
         unsigned int size;
-        unsigned char space, old[16];
+        unsigned char space, old[16], now[16];
         emu_race_hit hit;
     } waw;
+    /* the accesses made since the scheduler last looked (emu_run.c): log[head..n) */
+    emu_logged *log;
+    unsigned int log_head, log_n;
+    /* the bytes of the lane's last store, copied once it is done (at its next access or stop) */
+    unsigned char *capture_to;
+    uintptr_t capture_addr;
+    unsigned int capture_size;
 } emu_lane;
 
 /* ---- publication between blocks (emu_fence.c) ----
@@ -152,8 +174,11 @@ typedef struct emu_lane {
 void emu_fence_grid(void);                /* a grid starts: forget the last one's */
 uint32_t emu_fence_serial(void);          /* the running grid's, to resume after a child ran inside it */
 void emu_fence_resume(uint32_t serial);
-void emu_fence_thread(const emu_lane *l); /* lane l ran __threadfence() */
+void emu_fence_thread(emu_lane *l);       /* lane l ran __threadfence() */
 int emu_fence_access(emu_lane *l);        /* a global access of lane l; -1 when reported as an error */
+void emu_fence_block_done(void);          /* the running block ended: settle the words it stored */
+void emu_fence_map(uintptr_t start, size_t bytes);   /* cudaMalloc: shadow for a new block */
+void emu_fence_unmap(uintptr_t start, size_t bytes); /* cudaFree: its shadow goes */
 int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsigned int writer_thread,
                         uintptr_t writer_site);
 
@@ -184,6 +209,10 @@ void emu_early_forget(void);
 /* emu_report.c: the fault for lane l's access against an early child's at child_site. */
 void emu_report_early_race(emu_lane *l, uintptr_t child_site, int child_kind);
 
+/* emu_warp.c: set by atomicCAS (emu_atomic_cas_next) for the thread's next atomic, which
+ * emu_race.c then treats as a CAS (a plain load of the word does not race with it) */
+extern unsigned char emu_atomic_is_cas[MAX_THREADS];
+
 /* emu_fiber.c */
 extern emu_lane emu_lanes[MAX_THREADS];
 extern emu_lane *emu_cur;     /* the lane running now; NULL on the host side */
@@ -193,6 +222,18 @@ void emu_fiber_start(emu_lane *l); /* a fresh fiber that will run the grid's ker
 void emu_signals_install(void);
 unsigned int emu_stack_kb(void); /* EMU_STACK_KB as read at start-up */
 void emu_yield(void);          /* from a lane back to the scheduler */
+/* Lanes run on past their accesses (logging them) instead of stopping at each: set per launch
+ * from the modes (emu_run.c), 0 = every access stops (lock step). */
+extern int emu_run_ahead;
+/* The lane's last store is done: its bytes go where capture_to points. */
+static inline void emu_capture_store(emu_lane *l)
+{
+    if (l->capture_to) {
+        for (unsigned int i = 0; i < l->capture_size; i++)
+            l->capture_to[i] = ((const unsigned char *)l->capture_addr)[i];
+        l->capture_to = NULL;
+    }
+}
 void emu_resume(emu_lane *l);  /* from the scheduler into a lane, until it yields */
 
 /* A fault found inside a lane (or by the scheduler), turned into a message by emu_report_fault. */

@@ -217,6 +217,7 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
         allocs = n;
         alloc_cap = cap;
     }
+    emu_fence_map(at, span - GAP);
     memmove(&allocs[i + 1], &allocs[i], (alloc_count - i) * sizeof *allocs);
     allocs[i].start = at;
     allocs[i].bytes = bytes;
@@ -257,6 +258,7 @@ cudaError_t cudaFree(void *ptr)
             mprotect(ptr, allocs[i].span - GAP, PROT_NONE);
             madvise(shadow, allocs[i].span - GAP, MADV_DONTNEED); /* a later block here starts unwritten */
             mprotect(shadow, allocs[i].span - GAP, PROT_NONE);
+            emu_fence_unmap(allocs[i].start, allocs[i].span - GAP);
             bytes_in_use -= allocs[i].span;
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;

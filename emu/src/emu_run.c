@@ -53,111 +53,71 @@ static int check_early(emu_lane **g, int k)
     return 0;
 }
 
-/* Runs warp w until every lane waits at a block barrier or has returned. */
-static int run_warp(unsigned int w)
+int emu_run_ahead;
+
+/* One warp-level access instruction: the lanes g[0..k), each with its log's first access
+ * loaded into its fields. Counted, then checked (initialization, early children, fences,
+ * races) in lane order. -1: a fault stops the block. */
+static int access_round(emu_lane **g, int k)
 {
-    emu_lane *L = &emu_lanes[w * 32];
-    int n = (int)(emu_nthreads - w * 32 < 32 ? emu_nthreads - w * 32 : 32);
-    emu_lane *g[32];
-    for (;;) {
-        for (int i = 0; i < n; i++) {
-            if (L[i].state == L_READY) {
-                emu_resume(&L[i]);
-                if (emu_fault.pending) {
-                    emu_fault_lane = &L[i];
-                    return -1;
-                }
-                if (L[i].waw.pending) {
-                    L[i].waw.pending = 0;
-                    if (memcmp(L[i].waw.old, (const void *)L[i].waw.addr, L[i].waw.size) != 0 &&
-                        emu_report_race(&L[i], L[i].waw.site, L[i].waw.addr, L[i].waw.space, K_STORE, &L[i].waw.hit) != 0)
-                        return -1;
-                }
-            }
+    /* Lanes of one instruction may reach different spaces through a generic pointer:
+     * each space is its own instruction. */
+    int same = 1;
+    for (int i = 1; i < k; i++)
+        same &= g[i]->space == g[0]->space;
+    if (same) {
+        emu_account(g, k);
+    } else {
+        emu_lane *h[32];
+        for (int s = 0; s < 2; s++) {
+            int m = 0;
+            for (int i = 0; i < k; i++)
+                if (g[i]->space == s)
+                    h[m++] = g[i];
+            if (m)
+                emu_account(h, m);
         }
-        /* The next instruction: the lowest code address (min-PC). A warp operation
-         * waits, though, while lanes of its mask are still on their way (waiting at
-         * a load or store, e.g. in a branch laid out after it); if every candidate
-         * waits, the lowest one goes (divergent code: do_warp_op warns). */
-        unsigned int accessing = 0;
-        for (int i = 0; i < n; i++)
-            if (L[i].state == L_ACCESS)
-                accessing |= 1u << i;
-        uintptr_t min = UINTPTR_MAX, min_any = UINTPTR_MAX;
-        for (int i = 0; i < n; i++) {
-            if (L[i].state != L_ACCESS && L[i].state != L_WSYNC)
-                continue;
-            if (L[i].site < min_any)
-                min_any = L[i].site;
-            if (L[i].site < min && (L[i].state == L_ACCESS || !(L[i].mask & accessing)))
-                min = L[i].site;
-        }
-        if (min_any == UINTPTR_MAX)
-            return 0;
-        if (min == UINTPTR_MAX)
-            min = min_any;
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if ((L[i].state == L_ACCESS || L[i].state == L_WSYNC) && L[i].site == min)
-                g[k++] = &L[i];
-        if (g[0]->state == L_WSYNC) {
-            if (emu_warp_round(g, k) != 0)
-                return -1;
+    }
+    /* initialization: stores and atomics write bytes (bit 0), loads must find them written;
+     * loads and atomics also mark them loaded (bit 1, global memory: every input must be) */
+    for (int i = 0; i < k; i++) {
+        emu_lane *l = g[i];
+        unsigned char *sh = emu_shadow_of(l->space, l->addr);
+        if (!sh)
+            continue;
+        if (l->kind != K_LOAD) {
+            for (unsigned int b = 0; b < l->size; b++)
+                sh[b] |= (unsigned char)(l->kind == K_ATOMIC ? 3 : 1);
+            if (__builtin_expect(emu_uninit_n != 0, 0))
+                emu_uninit_store(l);
             continue;
         }
-        /* Lanes of one instruction may reach different spaces through a generic pointer:
-         * each space is its own instruction. */
-        int same = 1;
-        for (int i = 1; i < k; i++)
-            same &= g[i]->space == g[0]->space;
-        if (same) {
-            emu_account(g, k);
-        } else {
-            emu_lane *h[32];
-            for (int s = 0; s < 2; s++) {
-                int m = 0;
-                for (int i = 0; i < k; i++)
-                    if (g[i]->space == s)
-                        h[m++] = g[i];
-                if (m)
-                    emu_account(h, m);
+        int noted = 0;
+        for (unsigned int b = 0; b < l->size; b++) {
+            if (__builtin_expect(!(sh[b] & 1), 0) && !noted) {
+                emu_uninit_note(l, b);
+                noted = 1;
             }
+            sh[b] |= 2;
         }
-        /* initialization: stores and atomics write bytes (bit 0), loads must find them written;
-         * loads and atomics also mark them loaded (bit 1, global memory: every input must be) */
+    }
+    if (__builtin_expect(emu_early_recording | emu_early_checking, 0) && check_early(g, k) != 0)
+        return -1;
+    if (emu_race_mode != RACES_OFF) {
         for (int i = 0; i < k; i++) {
             emu_lane *l = g[i];
-            unsigned char *sh = emu_shadow_of(l->space, l->addr);
-            if (!sh)
+            emu_race_hit hit;
+            if (l->space == SP_GLOBAL && emu_fence_access(l) != 0)
+                return -1;
+            if (!emu_race_access(l->space, l->addr, l->size, l->kind, l->site, l->lin, &hit))
                 continue;
-            if (l->kind != K_LOAD) {
-                for (unsigned int b = 0; b < l->size; b++)
-                    sh[b] |= (unsigned char)(l->kind == K_ATOMIC ? 3 : 1);
-                if (__builtin_expect(emu_uninit_n != 0, 0))
-                    emu_uninit_store(l);
-                continue;
-            }
-            int noted = 0;
-            for (unsigned int b = 0; b < l->size; b++) {
-                if (__builtin_expect(!(sh[b] & 1), 0) && !noted) {
-                    emu_uninit_note(l, b);
-                    noted = 1;
-                }
-                sh[b] |= 2;
-            }
-        }
-        if (__builtin_expect(emu_early_recording | emu_early_checking, 0) && check_early(g, k) != 0)
-            return -1;
-        if (emu_race_mode != RACES_OFF) {
-            for (int i = 0; i < k; i++) {
-                emu_lane *l = g[i];
-                emu_race_hit hit;
-                if (l->space == SP_GLOBAL && emu_fence_access(l) != 0)
-                    return -1;
-                if (!emu_race_access(l->space, l->addr, l->size, l->kind, l->site, l->lin, &hit))
-                    continue;
-                if (!hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE && l->size <= sizeof l->waw.old) {
-                    /* store after store: decided when the lane has stored (same value: no harm) */
+            if (!hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE && l->size <= sizeof l->waw.old) {
+                /* store after store: a race only if it changed the value (same value: no harm) */
+                const emu_logged *e = &l->log[l->log_head];
+                if (l->state != L_ACCESS || l->log_head + 1 < l->log_n) { /* done already */
+                    if (memcmp(e->old, e->now, l->size) == 0)
+                        continue;
+                } else { /* decided when the lane has stored */
                     l->waw.pending = 1;
                     l->waw.site = l->site;
                     l->waw.addr = l->addr;
@@ -167,12 +127,117 @@ static int run_warp(unsigned int w)
                     memcpy(l->waw.old, (const void *)l->addr, l->size);
                     continue;
                 }
-                if (emu_report_race(l, l->site, l->addr, l->space, l->kind, &hit) != 0)
-                    return -1;
+            }
+            if (emu_report_race(l, l->site, l->addr, l->space, l->kind, &hit) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Runs warp w until every lane waits at a block barrier or has returned.
+ *
+ * A lane runs on past its loads and stores, logging them, until it must wait: at a barrier,
+ * a warp operation, an atomic, its end, a full log (or at every access in lock step). Then
+ * its warp's logged accesses are grouped into warp-level instructions by the min-PC rule,
+ * exactly as if the lanes had stopped at each one, and counted and checked in that order;
+ * the lanes' values are the lock-step ones as long as no lane reads or overwrites what
+ * another lane of its warp wrote since their last warp operation, which the race checks
+ * report ([warp-sync]); with those checks off or only warning, every access stops. */
+static int run_warp(unsigned int w)
+{
+    emu_lane *L = &emu_lanes[w * 32];
+    int n = (int)(emu_nthreads - w * 32 < 32 ? emu_nthreads - w * 32 : 32);
+    emu_lane *g[32];
+    emu_lane *faulted = NULL; /* a lane stopped by a fault: the rounds before it are checked first */
+    static emu_fault_rec fault;
+    for (;;) {
+        for (int i = 0; i < n && !faulted; i++) {
+            if (L[i].state == L_READY) {
+                L[i].log_head = L[i].log_n = 0;
+                if (L[i].waw.pending) {
+                    L[i].capture_to = L[i].waw.now;
+                    L[i].capture_addr = L[i].waw.addr;
+                    L[i].capture_size = L[i].waw.size;
+                }
+                emu_resume(&L[i]);
+                if (emu_fault.pending) {
+                    /* the accesses the lanes made before it are checked first, as in lock step */
+                    faulted = &L[i];
+                    fault = emu_fault;
+                    emu_fault.pending = 0;
+                }
+                if (L[i].waw.pending) {
+                    L[i].waw.pending = 0;
+                    if (memcmp(L[i].waw.old, L[i].waw.now, L[i].waw.size) != 0 &&
+                        emu_report_race(&L[i], L[i].waw.site, L[i].waw.addr, L[i].waw.space, K_STORE, &L[i].waw.hit) != 0)
+                        return -1;
+                }
             }
         }
-        for (int i = 0; i < k; i++)
-            g[i]->state = L_READY;
+        if (faulted && faulted->log_head == faulted->log_n) {
+            emu_fault = fault;
+            emu_fault_lane = faulted;
+            return -1;
+        }
+        /* The next instruction: the lowest code address (min-PC) of the lanes' next accesses and
+         * warp operations. A warp operation waits, though, while lanes of its mask still have
+         * accesses to make (e.g. in a branch laid out after it); if every candidate waits, the
+         * lowest one goes (divergent code: do_warp_op warns). */
+        unsigned int accessing = 0;
+        uintptr_t head[32];
+        for (int i = 0; i < n; i++) {
+            if (L[i].log_head < L[i].log_n) {
+                accessing |= 1u << i;
+                head[i] = L[i].log[L[i].log_head].site;
+            } else {
+                head[i] = L[i].state == L_WSYNC ? L[i].site : UINTPTR_MAX;
+            }
+        }
+        uintptr_t min = UINTPTR_MAX, min_any = UINTPTR_MAX;
+        for (int i = 0; i < n; i++) {
+            uintptr_t site = head[i];
+            if (site < min_any)
+                min_any = site;
+            if (site < min && ((accessing >> i & 1) || !(L[i].mask & accessing)))
+                min = site;
+        }
+        if (min_any == UINTPTR_MAX)
+            return 0;
+        if (min == UINTPTR_MAX)
+            min = min_any;
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (head[i] == min)
+                g[k++] = &L[i];
+        if (!(accessing >> (g[0] - L) & 1)) {
+            if (emu_warp_round(g, k) != 0)
+                return -1;
+            continue;
+        }
+        /* each lane's next access into its fields, for the counters, checks and messages (a
+         * lane that waits at a barrier or warp operation keeps that one's site) */
+        uintptr_t stop_site[32];
+        for (int i = 0; i < k; i++) {
+            emu_lane *l = g[i];
+            const emu_logged *e = &l->log[l->log_head];
+            stop_site[i] = l->site;
+            l->site = e->site;
+            l->addr = e->addr;
+            l->size = e->size;
+            l->kind = e->kind;
+            l->space = e->space;
+            l->write_no = e->write_no;
+        }
+        if (access_round(g, k) != 0)
+            return -1;
+        for (int i = 0; i < k; i++) {
+            emu_lane *l = g[i];
+            if (++l->log_head < l->log_n || l->state != L_ACCESS)
+                l->site = stop_site[i];
+            else
+                l->state = L_READY; /* its access is done when it goes on */
+        }
         emu_steps += (unsigned long long)k;
         if (emu_check_budget() != 0) {
             emu_fault_lane = g[0];
@@ -193,6 +258,7 @@ static int run_block(void)
         l->tid.z = i / (bx * by);
         l->state = L_READY;
         l->reads = l->writes = 0;
+        l->gwrites = l->fenced_at = 0;
         l->waw.pending = 0;
         emu_fiber_start(l);
     }
@@ -335,6 +401,8 @@ int emu_run_grid(emu_launch_rec *r)
     emu_nthreads = r->block.x * r->block.y * r->block.z;
     emu_counts.kernels_launched++;
     emu_fence_grid();
+    /* lanes run on between waits only where an exchange between lanes of a warp stops the kernel */
+    emu_run_ahead = emu_race_mode != RACES_OFF && emu_warp_sync_mode == RACES_ERROR;
     if (emu_trace_on)
         emu_trace_launch(r);
     int status = 0;
@@ -349,11 +417,15 @@ int emu_run_grid(emu_launch_rec *r)
                 emu_report_forget_warp_sync();
                 if (run_block() != 0) {
                     /* a fault after an uninitialized read (a garbage index, say): the read is the cause */
-                    if (strcmp(emu_fault.tag, EMU_TAG_RACE) != 0 && strcmp(emu_fault.tag, EMU_TAG_WARP_SYNC) != 0)
-                        emu_uninit_check();
+                    if (strcmp(emu_fault.tag, EMU_TAG_RACE) != 0 && strcmp(emu_fault.tag, EMU_TAG_WARP_SYNC) != 0 &&
+                        emu_uninit_check() == 0 && emu_run_ahead &&
+                        (!strcmp(emu_fault.tag, EMU_TAG_OOB) || !strcmp(emu_fault.tag, EMU_TAG_MISALIGNED) ||
+                         !strcmp(emu_fault.tag, EMU_TAG_CRASH)))
+                        emu_report_warp_sync(); /* lanes that ran on past the exchange computed other values */
                     status = -1;
                     goto done;
                 }
+                emu_fence_block_done();
                 if (run_early_children() != 0) {
                     status = -1;
                     goto done;
