@@ -221,7 +221,7 @@ solutions: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-solutions)
 	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(LIBRARY_ARGS) $(SELECTED)
 
 # make sweep LAB=NN: every kernel of the lab's solution, and its library, timed over a range of
-# sizes on a GPU (n = 2^10..2^28, matrices 128..4096): build/sweep/sweep.csv, the table
+# sizes on a GPU (n = 2^16..2^28, matrices 256..8192): build/sweep/sweep.csv, the table
 # build/sweep/sweep.md and a chart per lab, build/sweep/<lab>.svg.
 sweep-needs-gpu:
 	@if [ "$(BACKEND)" != gpu ]; then echo "sweep: it times kernels, and the emulator's times are CPU times: it needs a GPU (BACKEND=gpu)" >&2; exit 2; fi

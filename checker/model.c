@@ -91,8 +91,21 @@
  *
  * double_buffer has warptile's accesses: it loads the same chunks (K-tile 0
  * before its loop, K-tile t + 1 during step t) and its block swizzle only
- * renumbers the blocks, so every count is the same. These tables are the
- * solution's launch constants (solutions/09-sgemm-register-tiling/sgemm.cu).
+ * renumbers the blocks, so every count is the same. sized_tiles and big_tiles run
+ * double_buffer's kernel with other warp tiles, chosen by the size:
+ *
+ *   tiles   BM x BN, BK  T    warp tile, sub-tiles, thread tile  blocks per SM
+ *   Tuned   128x128, 8   256  32x64, 1x2, 8x4                    2
+ *   Small   64 x 64, 16  128  32x32, 1x1, 8x4                    4
+ *   Big     256x128, 8   256  64x64, 2x2, 8x4                    1
+ *
+ * sized_tiles takes Tuned, big_tiles Big, when the grid of those tiles has at least
+ * 90% of the blocks the SMs hold at once (sms * blocks per SM); otherwise Small. A
+ * warp-tiled kernel's lane stores float4 slot ((wm * TM + r) * WNITER + wn) * TN/4
+ * + j/4 at row warp_row * WM + wm * WSUBM + lane_row * TM + r, column warp_col *
+ * WN + wn * WSUBN + lane_col * TN + j (the solution's store_warp_tile). These
+ * tables are the solution's launch constants (solutions/09-sgemm-register-tiling/
+ * sgemm.cu).
  *
  * Both of each kernel's paths are modelled exactly. When BM, BN and BK divide
  * m, n and k (the fast path) no access is guarded, and a float4 chunk is one
@@ -593,13 +606,35 @@ typedef struct {
     int threads;
     int vec;         /* floats per chunk a thread loads or stores: 4 (float4) or 1 */
     int store_slots; /* chunks of C each thread stores */
+    /* warp-tiled kernels (wm > 0): warp tile, sub-tiles across it, thread tile */
+    int wm, wn, wmiter, wniter, tm, tn;
 } sgemm_shape;
 
-static int sgemm_shape_of(model_kernel kernel, sgemm_shape *s)
+/* A warp-tiled shape (the solution's WarpTiles<BM, BN, BK, WM, WN, WNITER, TM, TN>). */
+static sgemm_shape warp_tiles(int bm, int bn, int bk, int wm, int wn, int wniter, int tm, int tn)
 {
-    static const sgemm_shape blocktile_1d = {64, 64, 8, 512, 1, 8}, blocktile_2d = {128, 128, 8, 256, 1, 64},
-                             float4_128 = {128, 128, 8, 256, 4, 16};
-    switch (kernel) {
+    int wmiter = wm * wn / (WARP * tm * tn * wniter);
+    sgemm_shape s = {bm, bn, bk, bm / wm * (bn / wn) * WARP, 4, wmiter * tm * wniter * tn / 4,
+                     wm, wn, wmiter, wniter, tm, tn};
+    return s;
+}
+
+/* Whether a grid of bm x bn tiles keeps `sms` SMs busy at `per_sm` blocks each (the
+ * solution's fills_gpu). */
+static int fills_gpu(const model_params *p, const sgemm_shape *s, int per_sm)
+{
+    long long blocks = (p->size.m + s->bm - 1) / s->bm * ((p->size.n + s->bn - 1) / s->bn);
+    return blocks * 10 >= (long long)p->sms * per_sm * 9;
+}
+
+static int sgemm_shape_of(const model_params *p, sgemm_shape *s)
+{
+    static const sgemm_shape blocktile_1d = {64, 64, 8, 512, 1, 8, 0, 0, 0, 0, 0, 0},
+                             blocktile_2d = {128, 128, 8, 256, 1, 64, 0, 0, 0, 0, 0, 0},
+                             vectorized = {128, 128, 8, 256, 4, 16, 0, 0, 0, 0, 0, 0};
+    sgemm_shape tuned = warp_tiles(128, 128, 8, 32, 64, 2, 8, 4), small = warp_tiles(64, 64, 16, 32, 32, 1, 8, 4),
+                big = warp_tiles(256, 128, 8, 64, 64, 2, 8, 4);
+    switch (p->kernel) {
     case MODEL_SGEMM_BLOCKTILE_1D:
         *s = blocktile_1d;
         return 1;
@@ -607,8 +642,16 @@ static int sgemm_shape_of(model_kernel kernel, sgemm_shape *s)
         *s = blocktile_2d;
         return 1;
     case MODEL_SGEMM_VECTORIZED:
+        *s = vectorized;
+        return 1;
     case MODEL_SGEMM_WARPTILE:
-        *s = float4_128;
+        *s = tuned;
+        return 1;
+    case MODEL_SGEMM_SIZED:
+        *s = fills_gpu(p, &tuned, 2) ? tuned : small;
+        return 1;
+    case MODEL_SGEMM_BIG:
+        *s = fills_gpu(p, &big, 1) ? big : small;
         return 1;
     default:
         return 0;
@@ -617,8 +660,19 @@ static int sgemm_shape_of(model_kernel kernel, sgemm_shape *s)
 
 /* Row and first column, in the block tile, of store slot `slot` of thread th
  * (the table in the header comment). */
-static void sgemm_store_at(model_kernel kernel, long long th, int slot, long long *row, long long *col)
+static void sgemm_store_at(model_kernel kernel, const sgemm_shape *s, long long th, int slot, long long *row,
+                           long long *col)
 {
+    if (s->wm > 0) { /* warp tiles */
+        long long warp = th / WARP, lane = th % WARP;
+        long long warp_cols = s->bn / s->wn, wsubm = s->wm / s->wmiter, wsubn = s->wn / s->wniter;
+        long long lane_cols = wsubn / s->tn, per_row = s->wniter * (s->tn / 4);
+        long long wm = slot / per_row / s->tm, r = slot / per_row % s->tm;
+        long long wn = slot % per_row / (s->tn / 4), j = slot % (s->tn / 4) * 4;
+        *row = warp / warp_cols * s->wm + wm * wsubm + lane / lane_cols * s->tm + r;
+        *col = warp % warp_cols * s->wn + wn * wsubn + lane % lane_cols * s->tn + j;
+        return;
+    }
     switch (kernel) {
     case MODEL_SGEMM_BLOCKTILE_1D:
         *row = th / 64 * 8 + slot;
@@ -628,16 +682,10 @@ static void sgemm_store_at(model_kernel kernel, long long th, int slot, long lon
         *row = th / 16 * 8 + slot / 8;
         *col = th % 16 * 8 + slot % 8;
         break;
-    case MODEL_SGEMM_VECTORIZED: /* slot = 2 * i + g */
+    default: /* MODEL_SGEMM_VECTORIZED: slot = 2 * i + g */
         *row = th / 16 * 8 + slot / 2;
         *col = slot % 2 * 64 + th % 16 * 4;
         break;
-    default: { /* MODEL_SGEMM_WARPTILE: slot = 2 * i + wn */
-        long long warp = th / WARP, lane = th % WARP;
-        *row = warp / 2 * 32 + lane / 8 * 8 + slot / 2;
-        *col = warp % 2 * 64 + slot % 2 * 32 + lane % 8 * 4;
-        break;
-    }
     }
 }
 
@@ -691,7 +739,7 @@ static void sgemm_block(const model_params *p, const sgemm_shape *s, long long b
                 lanes c = {0, {0}};
                 for (long long th = w0; th < w0 + WARP && th < s->threads; th++) {
                     long long r0 = 0, c0 = 0;
-                    sgemm_store_at(p->kernel, th, slot, &r0, &c0);
+                    sgemm_store_at(p->kernel, s, th, slot, &r0, &c0);
                     long long row = by * s->bm + r0, col = bx * s->bn + c0 + q;
                     if (row < m && col < n)
                         add_lane(&c, BASE_OUT + (uint64_t)(row * n + col) * eb);
@@ -720,6 +768,9 @@ static int valid(const model_params *p)
     case MODEL_SGEMM_VECTORIZED:
     case MODEL_SGEMM_WARPTILE:
         return p->size.m >= 0 && p->size.n >= 0 && p->size.k >= 0;
+    case MODEL_SGEMM_SIZED:
+    case MODEL_SGEMM_BIG:
+        return p->sms >= 1 && p->size.m >= 0 && p->size.n >= 0 && p->size.k >= 0;
     case MODEL_REDUCE_NEIGHBORED:
     case MODEL_REDUCE_NEIGHBORED_LESS:
     case MODEL_REDUCE_INTERLEAVED:
@@ -821,9 +872,11 @@ int model_traffic(const model_params *p, model_counts *out)
     case MODEL_SGEMM_BLOCKTILE_1D:
     case MODEL_SGEMM_BLOCKTILE_2D:
     case MODEL_SGEMM_VECTORIZED:
-    case MODEL_SGEMM_WARPTILE: {
+    case MODEL_SGEMM_WARPTILE:
+    case MODEL_SGEMM_SIZED:
+    case MODEL_SGEMM_BIG: {
         sgemm_shape s;
-        sgemm_shape_of(p->kernel, &s);
+        sgemm_shape_of(p, &s);
         uint64_t m = (uint64_t)p->size.m, n = (uint64_t)p->size.n, k = (uint64_t)p->size.k;
         uint64_t px = period_of((uint64_t)s.bn * eb); /* bx + 1: B and C move BN columns */
         uint64_t py = max_u64(period_of((uint64_t)s.bm * k * eb),  /* by + 1: BM rows of A */

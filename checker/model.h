@@ -45,7 +45,9 @@ typedef enum {
     MODEL_SGEMM_BLOCKTILE_1D,     /* 64x64 block tiles, BK 8, 8 results of one column per thread */
     MODEL_SGEMM_BLOCKTILE_2D,     /* 128x128 block tiles, BK 8, 8x8 results per thread, scalar accesses */
     MODEL_SGEMM_VECTORIZED,       /* 128x128, BK 8, float4 loads and stores when the tiles fit exactly */
-    MODEL_SGEMM_WARPTILE          /* as VECTORIZED, results laid out by 32x64 warp tiles (also double_buffer) */
+    MODEL_SGEMM_WARPTILE,         /* as VECTORIZED, results laid out by 32x64 warp tiles (also double_buffer) */
+    MODEL_SGEMM_SIZED,            /* WARPTILE's tiles, or 64x64 ones where those leave SMs idle (uses sms) */
+    MODEL_SGEMM_BIG               /* 256x128 tiles, 16x8 per thread, or SIZED's 64x64 ones (uses sms) */
 } model_kernel;
 
 typedef struct {
@@ -54,8 +56,9 @@ typedef struct {
     int unroll;        /* reductions: data blocks folded per thread block (1 = none) */
     int tile;          /* matmul/mat_add: tile width or block side; the whole sum: threads per block */
     lab_sizes size;    /* the case: n and block (1-D), rows and cols (mat_add), m, k, n (matmul) */
-    int sms;           /* the whole sum (MODEL_SUM_*): the device's SM count; the grid is
-                          sms * 2048 / tile blocks of `tile` threads, `unroll` int4 loads per iteration */
+    int sms;           /* the device's SM count. The whole sum (MODEL_SUM_*): the grid is
+                          sms * 2048 / tile blocks of `tile` threads, `unroll` int4 loads per iteration;
+                          MODEL_SGEMM_SIZED and _BIG: the tiles chosen by the size */
 } model_params;
 
 typedef struct {

@@ -7,8 +7,8 @@
 
 #include "stages.h"
 
-/* The sizes of a task's sweep: n from 2^10 to 2^28 in steps of 4x for the 1-D tasks (the
- * block of the ladder's timed case), square matrices from 128 to 4096 in steps of 2x. */
+/* The sizes of a task's sweep: n from 2^16 to 2^28 in steps of 2x for the 1-D tasks (the
+ * block of the ladder's timed case), square matrices from 256 to 8192 in steps of 2x. */
 static int sweep_sizes(const check_variant *v, lab_sizes *out, int max)
 {
     int count = 0;
@@ -18,13 +18,13 @@ static int sweep_sizes(const check_variant *v, lab_sizes *out, int max)
     case TASK_REDUCE_INT:
     case TASK_REDUCE_FLOAT:
     case TASK_SUM_INT:
-        for (int p = 10; p <= 28 && count < max; p += 2, count++) {
+        for (int p = 16; p <= 28 && count < max; p++, count++) {
             out[count] = base;
             out[count].n = 1LL << p;
         }
         return count;
     case TASK_MATMUL:
-        for (long long side = 128; side <= 4096 && count < max; side *= 2, count++) {
+        for (long long side = 256; side <= 8192 && count < max; side *= 2, count++) {
             out[count] = base;
             out[count].m = out[count].k = out[count].n = side;
         }

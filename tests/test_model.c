@@ -745,17 +745,43 @@ static void test_oracle_2d(void)
  * (one record per float4), else 4. */
 typedef struct {
     long long bm, bn, bk, threads, vec;
+    long long wm, wn, wniter, tm, tn; /* warp-tiled kernels: warp tile, sub-tiles across, thread tile */
 } sgemm_geometry;
 
-static sgemm_geometry sgemm_geometry_of(model_kernel kernel)
+/* The solution's WarpTiles: BM x BN tiles of WM x WN warp tiles, 32 lanes a warp. */
+static sgemm_geometry warp_geometry(long long bm, long long bn, long long bk, long long wm, long long wn,
+                                    long long wniter, long long tm, long long tn)
 {
-    sgemm_geometry g = {128, 128, 8, 256, 4};
-    if (kernel == MODEL_SGEMM_BLOCKTILE_1D) {
+    sgemm_geometry g = {bm, bn, bk, (bm / wm) * (bn / wn) * 32, 4, wm, wn, wniter, tm, tn};
+    return g;
+}
+
+/* sized_tiles and big_tiles take their big tiles when the grid holds at least 9/10 of
+ * the blocks the SMs run at once (2 a SM for 128x128, 1 for 256x128), else 64x64. */
+static int grid_fills(const model_params *p, const sgemm_geometry *g, long long per_sm)
+{
+    long long blocks = ((p->size.m + g->bm - 1) / g->bm) * ((p->size.n + g->bn - 1) / g->bn);
+    return 10 * blocks >= 9 * per_sm * p->sms;
+}
+
+static sgemm_geometry sgemm_geometry_of(const model_params *p)
+{
+    sgemm_geometry g = {128, 128, 8, 256, 4, 0, 0, 0, 0, 0};
+    sgemm_geometry tuned = warp_geometry(128, 128, 8, 32, 64, 2, 8, 4);
+    sgemm_geometry small = warp_geometry(64, 64, 16, 32, 32, 1, 8, 4);
+    sgemm_geometry big = warp_geometry(256, 128, 8, 64, 64, 2, 8, 4);
+    if (p->kernel == MODEL_SGEMM_BLOCKTILE_1D) {
         g.bm = g.bn = 64;
         g.threads = 512;
         g.vec = 1;
-    } else if (kernel == MODEL_SGEMM_BLOCKTILE_2D) {
+    } else if (p->kernel == MODEL_SGEMM_BLOCKTILE_2D) {
         g.vec = 1;
+    } else if (p->kernel == MODEL_SGEMM_WARPTILE) {
+        g = tuned;
+    } else if (p->kernel == MODEL_SGEMM_SIZED) {
+        g = grid_fills(p, &tuned, 2) ? tuned : small;
+    } else if (p->kernel == MODEL_SGEMM_BIG) {
+        g = grid_fills(p, &big, 1) ? big : small;
     }
     return g;
 }
@@ -775,7 +801,7 @@ static void oracle_chunk(access_log *log, long long *seq, int store, int fast, l
 
 static void oracle_sgemm_thread(const model_params *p, long long bx, long long by, long long t, access_log *log)
 {
-    const sgemm_geometry g = sgemm_geometry_of(p->kernel);
+    const sgemm_geometry g = sgemm_geometry_of(p);
     const long long m = p->size.m, k = p->size.k, n = p->size.n;
     const int fast = m % g.bm == 0 && n % g.bn == 0 && k % g.bk == 0;
     const long long block_row = by * g.bm, block_col = bx * g.bn;
@@ -801,12 +827,18 @@ static void oracle_sgemm_thread(const model_params *p, long long bx, long long b
             for (long long grp = 0; grp < 2; grp++)
                 oracle_chunk(log, &seq, 1, fast, 4, O_OUT, block_row + t / 16 * 8 + r,
                              block_col + grp * 64 + t % 16 * 4, m, n);
-    } else { /* warp tiles of 32x64: 2 sub-tiles of 32x32, lanes 4 x 8 of 8x4 thread tiles */
+    } else { /* warp tiles: store_warp_tile's loops, sub-tile rows, thread rows, sub-tile columns, float4s */
         long long warp = t / 32, lane = t % 32;
-        for (long long r = 0; r < 8; r++)
-            for (long long wn = 0; wn < 2; wn++)
-                oracle_chunk(log, &seq, 1, fast, 4, O_OUT, block_row + warp / 2 * 32 + lane / 8 * 8 + r,
-                             block_col + warp % 2 * 64 + wn * 32 + lane % 8 * 4, m, n);
+        long long wmiter = g.wm * g.wn / (32 * g.tm * g.tn * g.wniter);
+        long long wsubm = g.wm / wmiter, wsubn = g.wn / g.wniter, lane_cols = wsubn / g.tn;
+        long long warp_row = warp / (g.bn / g.wn), warp_col = warp % (g.bn / g.wn);
+        for (long long wm = 0; wm < wmiter; wm++)
+            for (long long r = 0; r < g.tm; r++)
+                for (long long wn = 0; wn < g.wniter; wn++)
+                    for (long long j = 0; j < g.tn; j += 4)
+                        oracle_chunk(log, &seq, 1, fast, 4, O_OUT,
+                                     block_row + warp_row * g.wm + wm * wsubm + lane / lane_cols * g.tm + r,
+                                     block_col + warp_col * g.wn + wn * wsubn + lane % lane_cols * g.tn + j, m, n);
     }
 }
 
@@ -815,7 +847,7 @@ static model_counts oracle_sgemm(const model_params *p)
     model_counts c;
     memset(&c, 0, sizeof c);
     access_log log = {NULL, 0, 0};
-    const sgemm_geometry g = sgemm_geometry_of(p->kernel);
+    const sgemm_geometry g = sgemm_geometry_of(p);
     const int fast = p->size.m % g.bm == 0 && p->size.n % g.bn == 0 && p->size.k % g.bk == 0;
     for (long long by = 0; by < (p->size.m + g.bm - 1) / g.bm; by++)
         for (long long bx = 0; bx < (p->size.n + g.bn - 1) / g.bn; bx++)
@@ -831,7 +863,11 @@ static model_counts oracle_sgemm(const model_params *p)
 static void test_oracle_sgemm(void)
 {
     static const model_kernel kernels[] = {MODEL_SGEMM_BLOCKTILE_1D, MODEL_SGEMM_BLOCKTILE_2D, MODEL_SGEMM_VECTORIZED,
-                                           MODEL_SGEMM_WARPTILE};
+                                           MODEL_SGEMM_WARPTILE,     MODEL_SGEMM_SIZED,        MODEL_SGEMM_SIZED,
+                                           MODEL_SGEMM_BIG,          MODEL_SGEMM_BIG};
+    /* the SM counts: one (the emulator's: the big tiles from one block up) and 132 (the
+     * H100's: 64x64 tiles at these sizes) */
+    static const int sms[] = {0, 0, 0, 0, 1, 132, 1, 132};
     static const long long dims[] = {1, 5, 33, 64, 100, 128, 129, 256};
     static const long long ks[] = {1, 8, 13, 16, 40};
     for (size_t q = 0; q < sizeof kernels / sizeof kernels[0]; q++)
@@ -841,6 +877,7 @@ static void test_oracle_sgemm(void)
                     if (dims[a] * dims[b] * ks[c] > 1000000) /* the largest: 256 x 256 x 8 and 16 */
                         continue;
                     model_params p = matmul_params(kernels[q], dims[a], dims[b], ks[c], 0);
+                    p.sms = sms[q];
                     CU_ASSERT(same_traffic(&p, oracle_sgemm(&p)));
                 }
 }
@@ -869,6 +906,41 @@ static void test_sgemm_4096(void)
         CU_ASSERT_EQUAL(c.flops, 2 * N * N * N);
         CU_ASSERT_EQUAL(c.dram_bytes_min, 3 * N * N * 4);
     }
+}
+
+/* Lab 09's size-chosen rungs on an H100 (132 SMs), by hand:
+ *   big_tiles at 4096^3: 16 x 32 = 512 blocks of 256x128 (>= 119: the big tiles), 8 warps,
+ *     512 K-tiles; per warp and K-tile 2 float4 loads of A (16 rows x 32 B: 16 sectors)
+ *     and 1 of B (512 B: 16 sectors); 32 float4 stores per thread (4 rows x 128 B)
+ *   sized_tiles and big_tiles at 1024^3: 128x128 tiles would be 64 blocks (< 238) and
+ *     256x128 ones 32 (< 119): 16 x 16 = 256 blocks of 64x64, 4 warps, 64 K-tiles of 16;
+ *     per warp and K-tile 2 loads of A (8 rows x 64 B) and 2 of B (2 rows x 256 B), 16
+ *     sectors each; 8 float4 stores per thread (4 rows x 128 B) */
+static void test_sgemm_sized(void)
+{
+    uint64_t N = 4096;
+    model_params p = matmul_params(MODEL_SGEMM_BIG, N, N, N, 0);
+    p.sms = 132;
+    model_counts c = run(p);
+    ASSERT_COUNTS(c, 512 * 8 * 3 * (N / 8), 512 * 8 * 3 * (N / 8) * 16, N * N * N * 4 * 3 / 256, 512 * 8 * 32,
+                  N * N * 4 / 32, N * N * 4);
+    CU_ASSERT_EQUAL(c.flops, 2 * N * N * N);
+    N = 1024;
+    for (int q = 0; q < 2; q++) {
+        p = matmul_params(q ? MODEL_SGEMM_BIG : MODEL_SGEMM_SIZED, N, N, N, 0);
+        p.sms = 132;
+        c = run(p);
+        ASSERT_COUNTS(c, 256 * 4 * 4 * (N / 16), 256 * 4 * 4 * (N / 16) * 16, N * N * N * 4 / 32, 256 * 4 * 8,
+                      N * N * 4 / 32, N * N * 4);
+    }
+    /* sized_tiles at 4096^3 is double_buffer; the model needs an SM count for either */
+    p = matmul_params(MODEL_SGEMM_SIZED, N, N, N, 0);
+    p.sms = 132;
+    model_params w = matmul_params(MODEL_SGEMM_WARPTILE, 4096, 4096, 4096, 0);
+    p.size = w.size;
+    CU_ASSERT(same_traffic(&p, run(w)));
+    p.sms = 0;
+    CU_ASSERT_EQUAL(model_traffic(&p, &c), -1);
 }
 
 /* ----------------------------------------------------------------- speed ---- */
@@ -1037,6 +1109,7 @@ int add_model_tests(void)
         !CU_add_test(suite, "whole sum: no SM count, no model", test_sum_needs_sms) ||
         !CU_add_test(suite, "oracle: lab 09's register-tiled SGEMM, both paths", test_oracle_sgemm) ||
         !CU_add_test(suite, "lab 09 at 4096^3 by hand", test_sgemm_4096) ||
+        !CU_add_test(suite, "lab 09's size-chosen tiles by hand", test_sgemm_sized) ||
         !CU_add_test(suite, "speed of the large cases", test_speed))
         return -1;
     return 0;
