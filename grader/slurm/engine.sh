@@ -49,7 +49,7 @@ slurm_grade() {
     array=${array%%;*} # --parsable: id[;cluster]
     merge=$(sbatch "${common[@]}" "${extra[@]}" --job-name=gpulab-merge --dependency="afterany:$array" \
         --cpus-per-task=1 --output="$SLURM_DIR/merge.log" \
-        "$ROOT/grader/slurm/merge.sh" "$OUT" "$BUILD/report" "$shards" 2>"$err") || {
+        "$ROOT/grader/slurm/merge.sh" "$OUT" "$BUILD/report" "$shards" "$GRADE_REPORT" 2>"$err") || {
         scancel "$array" 2>/dev/null
         die "the cluster refused the merge job: $(tr '\n' ' ' <"$err")(the array $array is cancelled)"
     }

@@ -10,9 +10,14 @@ shift
 k=${SLURM_ARRAY_TASK_ID:?grader/slurm/shard.sh runs as a task of a Slurm job array}
 out=
 for arg in "$@"; do [[ $arg == OUT=* ]] && out=${arg#OUT=}; done
-[[ -n $out && -n ${ROOT:-} ]] || { echo "grader/slurm/shard.sh: no OUT= argument or no ROOT in the environment" >&2; exit 2; }
+[[ -n $out ]] || { echo "grader/slurm/shard.sh: no OUT= argument" >&2; exit 2; }
 echo "shard $k of $shards on $(hostname), job ${SLURM_ARRAY_JOB_ID:-?}_$k, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-"$ROOT/grader/grade" "$@" "SHARD=$k/$shards"
-status=$?
+if [[ -z ${ROOT:-} ]]; then # (a job started without the submitter's environment: --export=NONE)
+    echo "grader/slurm/shard.sh: no ROOT in the job's environment (sbatch --export=ALL passes it)" >&2
+    status=2
+else
+    "$ROOT/grader/grade" "$@" "SHARD=$k/$shards"
+    status=$?
+fi
 echo "$status" >"$out/.slurm/shard-$k.status.tmp" && mv -f "$out/.slurm/shard-$k.status.tmp" "$out/.slurm/shard-$k.status"
 exit "$status"

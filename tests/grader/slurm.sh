@@ -1,12 +1,13 @@
 # shellcheck shell=bash disable=SC2154,SC2034 # variables of the main script, and for it
-# Part of tests/grader/test-grader.sh, sourced in a background subshell while the classes are
+# Part of tests/grader/test-grader.sh, sourced in a background subshell once its classes are
 # graded (its result lines go to a file the main script counts): `make grade ENGINE=slurm`
 # against a real Slurm of one node that this script starts on localhost (its own MUNGE key and
 # socket, slurm.conf, state and logs under $work/slurm; munged, slurmctld and slurmd as
 # background daemons, no systemd), compared with the local engine on the same small class,
-# then a rerun through Slurm (skips, same grades) and a partition the cluster refuses. Every
-# daemon it started is stopped when it ends, also on failure. Needs root (slurmd runs jobs as
-# their user) and tools/setup slurm. Each make grade has 15 minutes (a hang is a failure).
+# then a rerun through Slurm (skips, same grades), a partition the cluster refuses and shards
+# that fail. Every daemon it started is stopped when it ends, also on failure. Needs root
+# (slurmd runs jobs as their user) and tools/setup slurm. Each make grade has 15 minutes: a
+# hang is a failure.
 
 sdir=$work/slurm
 slurm_pids=()
@@ -164,6 +165,18 @@ slurm_tests() {
         "$([[ $status_s != 0 && ! -e $work/slurm-refused/grades.csv ]] &&
             grep -q "the cluster refused the job array: sbatch: .*partition" "$work/slurm-refused.log"; echo $?)" \
         "exit $status_s; see $work/slurm-refused.log"
+
+    # shards that fail (jobs without the grader's environment, --export=NONE): each named with its
+    # log, make grade fails
+    timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$work/slurm-failed" ENGINE=slurm \
+        SHARD_SIZE=2 SUBMIT_ARGS=--export=NONE BUILD="$BUILD" >"$work/slurm-failed.log" 2>&1
+    status_s=$?
+    result "Slurm: a shard that fails is named with its log, and make grade fails" \
+        "$([[ $status_s != 0 ]] && grep -q "shard 0 of 2 failed (exit 2): see .*slurm-failed/.slurm/shard-0.log" \
+            "$work/slurm-failed.log" && grep -q "shard 1 of 2 failed (exit 2): see .*slurm-failed/.slurm/shard-1.log" \
+            "$work/slurm-failed.log" && grep -q "no ROOT in the job's environment" "$work/slurm-failed/.slurm/shard-0.log"
+            echo $?)" \
+        "exit $status_s; see $work/slurm-failed.log"
 }
 
 slurm_tests
