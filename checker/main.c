@@ -26,6 +26,7 @@
 #include "report.h"
 #include "run.h"
 #include "stages.h"
+#include "todos.h"
 
 static void usage(void)
 {
@@ -38,45 +39,6 @@ static void usage(void)
     for (int i = 0; i < check_lab_count; i++)
         fprintf(stderr, " %s", check_labs[i].dir);
     fprintf(stderr, "\n");
-}
-
-/* Lists the TODO(student) markers still in a lab file, one per line. */
-static void scan_todos(const char *path, char *out, size_t size)
-{
-    char line[1024];
-    int number = 0;
-    size_t used = 0;
-    FILE *f = fopen(path, "r");
-    out[0] = '\0';
-    if (!f)
-        return;
-    char seen[64][48]; /* the "TODO(student) N" labels listed: a TODO that spans a comment and
-                        * a placeholder line is listed once, at its first line */
-    int seen_count = 0;
-    while (fgets(line, sizeof line, f)) {
-        number++;
-        char *todo = strstr(line, "TODO(student)");
-        if (!todo)
-            continue;
-        todo[strcspn(todo, "\r\n")] = '\0';
-        size_t end = strlen(todo);
-        while (end > 0 && (todo[end - 1] == ' ' || todo[end - 1] == '/' || todo[end - 1] == '*'))
-            todo[--end] = '\0'; /* the comment's closing star-slash */
-        char label[48];
-        snprintf(label, sizeof label, "%.*s", (int)strcspn(todo, ":"), todo);
-        int repeated = 0;
-        for (int i = 0; i < seen_count && !repeated; i++)
-            repeated = strcmp(seen[i], label) == 0;
-        if (repeated)
-            continue;
-        if (seen_count < 64)
-            snprintf(seen[seen_count++], sizeof seen[0], "%s", label);
-        int written = snprintf(out + used, size - used, "    line %d: %s\n", number, todo);
-        if (written < 0 || (size_t)written >= size - used)
-            break;
-        used += (size_t)written;
-    }
-    fclose(f);
 }
 
 /* On the emulator, the large cases (cases.c: FAST) in the lab's hook-free program, once the
@@ -316,7 +278,9 @@ int main(int argc, char **argv)
         snprintf(fast_program, sizeof fast_program, "%s-fast", program);
         int fast_built = strcmp(opt.backend, "emu") == 0 && access(fast_program, X_OK) == 0;
         snprintf(source, sizeof source, "%s/%s/%s", opt.tree, lab->dir, lab->source);
-        scan_todos(source, report->todos, sizeof report->todos);
+        char lab_file[300];
+        snprintf(lab_file, sizeof lab_file, "%s/%s", lab->dir, lab->source);
+        todos_unfinished(lab_file, source, report->todos, sizeof report->todos);
         report->correct = 1;
         if (opt.view && access(program, X_OK) != 0) {
             printf("%s: did not build\n", lab->dir);

@@ -8,5 +8,6 @@ int add_labio_tests(void);
 int add_report_tests(void);
 int add_fixture_tests(void);
 int add_trust_tests(void);
+int add_todos_tests(void);
 
 #endif
