@@ -214,6 +214,13 @@ run_patch() {
                     why="failed, but the message does not say $verdict: ${message:0:200}"
                 fi
             fi
+            # "# also: gpu-build": the variant must also pass nvcc's build and its policy
+            # (where nvcc is), e.g. headers that pull in other CUDA headers on one backend only
+            if [ -z "$why" ] && [ "$backend" = emu ] && [ "$(header "$p" also)" = gpu-build ] &&
+                command -v "${NVCC:-nvcc}" >/dev/null 2>&1; then
+                make "${make_args[@]/#BACKEND=*/BACKEND=gpu}" build-labs >> "$log" 2>&1 ||
+                    why="does not pass the GPU build: $(grep -m1 -iE 'error|forbidden' "$log")"
+            fi
         fi
     fi
 
