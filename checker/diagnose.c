@@ -105,8 +105,7 @@ static int emulator_diagnose(const check_options *opt, const char *emu_program, 
             k->correct = 0;
             found = 1;
         } else if (emulated.warnings[0] && v->legacy_warp_sync) {
-            size_t used = strlen(k->warnings);
-            snprintf(k->warnings + used, sizeof k->warnings - used, "%s", emulated.warnings);
+            report_append_lines(k->warnings, sizeof k->warnings, emulated.warnings);
         }
         run_outcome_free(&outcome);
     }

@@ -73,7 +73,8 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
     (void)opt;
     k->correct = 0;
     k->verdict = VERDICT_NO_OUTPUT;
-    snprintf(k->warnings, sizeof k->warnings, "%s", o->warnings);
+    k->warnings[0] = '\0';
+    report_append_lines(k->warnings, sizeof k->warnings, o->warnings);
     if (o->forged[0]) { /* nothing the channel carried can count */
         set_failure(k, VERDICT_FORBIDDEN, "the results did not come from the harness alone: %s. Only the harness "
                     "writes results; a lab file computes in its kernels%s", o->forged, "");
@@ -157,9 +158,8 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
     k->verdict = VERDICT_PASS;
     k->message[0] = '\0';
     if (v->legacy_warp_sync && strstr(o->warnings, "warp-sync")) {
-        size_t used = strlen(k->warnings);
-        snprintf(k->warnings + used, sizeof k->warnings - used,
-                 "known hazard: this kernel is the textbook's volatile last warp, kept as the legacy pattern. It "
-                 "passes here, but since Volta it is a race; syncwarp8 and shuffle8 are the correct forms\n");
+        /* the note first, whole: the program's warnings after it, as many whole lines as fit */
+        snprintf(k->warnings, sizeof k->warnings, "%s", LEGACY_WARP_HAZARD);
+        report_append_lines(k->warnings, sizeof k->warnings, o->warnings);
     }
 }

@@ -10,6 +10,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
+#include <sys/ioctl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,9 @@ int main(int argc, char **argv)
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
+    struct winsize terminal;
+    /* the report wraps to the terminal; 80 columns into a file or a pipe */
+    report_set_width(colour && ioctl(1, TIOCGWINSZ, &terminal) == 0 && terminal.ws_col > 0 ? terminal.ws_col : 80);
     const char *only_variant = NULL; /* --variant NAME: check that kernel alone */
     const char *sweep_csv = NULL;    /* --sweep FILE: time every kernel over sizes instead */
     char workdir[] = "/tmp/gpulab-check-XXXXXX";

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "report.h"
 
 #include <jansson.h>
@@ -49,15 +50,15 @@ static double pct_of_library(const lab_report *lab, const char *size, double tim
 }
 
 /* One timed size of a kernel on a GPU: time, rates, % of the library where there is one. */
-static void print_gpu_timing(FILE *out, const lab_report *lab, const timed_size *t)
+static void print_gpu_timing(FILE *out, const lab_report *lab, const char *timed, const timed_size *t)
 {
-    fprintf(out, " %10.4f", t->time_ms);
-    print_rate(out, " %10.1f", t->gbps, 11);
+    fprintf(out, " %9.4f", t->time_ms);
+    print_rate(out, " %9.1f", t->gbps, 10);
     print_rate(out, " %9.1f", t->gflops, 10);
     print_rate(out, " %6.1f%%", t->pct_peak, 8);
     if (lab->has_library)
-        print_rate(out, " %8.1f%%", pct_of_library(lab, t->size, t->time_ms), 10);
-    fprintf(out, "  %-24s\n", t->size);
+        print_rate(out, " %7.1f%%", pct_of_library(lab, t->size, t->time_ms), 9);
+    fprintf(out, "%s%s\n", strcmp(t->size, timed) != 0 ? "  " : "", strcmp(t->size, timed) != 0 ? t->size : "");
 }
 
 static timed_size main_timing(const kernel_report *k)
@@ -94,30 +95,31 @@ static double lanes_active_pct(const measured_counts *m)
  * lanes active, bank conflicts (the per-lab table and the traffic ladder share them). */
 static void print_emulated_counts(FILE *out, const measured_counts *m)
 {
-    fprintf(out, " %10llu", (unsigned long long)m->gld_inst);
-    print_rate(out, " %9.2f", sectors_per_request(m), 10);
-    print_rate(out, " %8.1f%%", coalescing_pct(m), 10);
-    print_rate(out, " %8.1f%%", lanes_active_pct(m), 10);
-    fprintf(out, " %9llu", (unsigned long long)m->shared_bank_conflicts);
+    fprintf(out, " %9llu", (unsigned long long)m->gld_inst);
+    print_rate(out, " %8.2f", sectors_per_request(m), 9);
+    print_rate(out, " %9.1f%%", coalescing_pct(m), 11);
+    print_rate(out, " %7.1f%%", lanes_active_pct(m), 9);
+    fprintf(out, " %8llu", (unsigned long long)m->shared_bank_conflicts);
 }
 
-static void print_emulated_row(FILE *out, const kernel_report *k)
+static void print_emulated_row(FILE *out, const kernel_report *k, const char *timed)
 {
     const measured_counts *m = &k->measured;
+    const char *size = strcmp(k->size, timed) != 0 ? k->size : ""; /* the header names the timed case */
     if (!MEASURED_HAS(m, gld_inst) || !MEASURED_HAS(m, lane_slots)) {
-        fprintf(out, " %10s %9s %9s %9s %9s  %-24s\n", "-", "-", "-", "-", "-", k->size);
+        fprintf(out, " %9s %8s %10s %8s %8s  %s\n", "-", "-", "-", "-", "-", size);
         return;
     }
     print_emulated_counts(out, m);
-    fprintf(out, "  %-24s\n", k->size);
+    fprintf(out, "  %s\n", size);
 }
 
 static void print_count(FILE *out, int has, uint64_t value)
 {
     if (has)
-        fprintf(out, " %13llu", (unsigned long long)value);
+        fprintf(out, " %11llu", (unsigned long long)value);
     else
-        fprintf(out, " %13s", "-");
+        fprintf(out, " %11s", "-");
 }
 
 /* measured / model, per column: 1.000 where the model is exact. The last
@@ -125,9 +127,9 @@ static void print_count(FILE *out, int has, uint64_t value)
 static void print_ratio(FILE *out, int has, uint64_t measured, uint64_t model)
 {
     if (has && model > 0)
-        fprintf(out, " %13.3f", (double)measured / (double)model);
+        fprintf(out, " %11.3f", (double)measured / (double)model);
     else
-        fprintf(out, " %13s", "-");
+        fprintf(out, " %11s", "-");
 }
 
 static void print_ratios(FILE *out, const kernel_report *k)
@@ -189,16 +191,17 @@ static void print_traffic_note(FILE *out, const kernel_report *k, int colour)
             paint(colour, YELLOW), "", ratio, paint(colour, RESET));
 }
 
-void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
+static void print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
 {
+    const char *timed = lab->count > 0 ? lab->kernels[0].size : "";
     fprintf(out, "\n%s%s  %s%s   [%s: %s]\n", paint(colour, BOLD), lab->lab->dir, lab->lab->title,
             paint(colour, RESET), run->backend, run->device);
     if (emulated(run))
-        fprintf(out, "  %-18s %-6s %10s %9s %9s %9s %9s  %-24s\n", "kernel", "result", "ld inst", "sect/req",
-                "used/fetch", "lanes on", "bank cfl", "timed size (emulated: exact counts, no GPU times)");
+        fprintf(out, "  timed case %s (emulated: exact counts, no GPU times)\n  %-18s %-6s %9s %8s %10s %8s %8s\n",
+                timed, "kernel", "result", "ld inst", "sect/req", "used/fetch", "lanes on", "bank cfl");
     else
-        fprintf(out, "  %-18s %-6s %10s %10s %9s %7s%s  %-24s\n", "kernel", "result", "time ms", "GB/s", "GFLOP/s",
-                "% peak", lab->has_library ? " % of lib" : "", "timed size");
+        fprintf(out, "  timed case %s\n  %-18s %-6s %9s %9s %9s %7s%s\n", timed, "kernel", "result", "time ms",
+                "GB/s", "GFLOP/s", "% peak", lab->has_library ? " % of lib" : "");
     int rows = lab->count + lab->has_library;
     for (int i = 0; i < rows; i++) {
         int is_library = i == lab->count;
@@ -210,18 +213,18 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
                     paint(colour, RESET));
         if (emulated(run))
-            print_emulated_row(out, k);
+            print_emulated_row(out, k, timed);
         else if (k->correct && k->time_ms >= 0) {
             timed_size t = main_timing(k);
-            print_gpu_timing(out, lab, &t);
+            print_gpu_timing(out, lab, timed, &t);
             for (int a = 0; a < k->also_count; a++) {
                 fprintf(out, "  %-25s", "");
-                print_gpu_timing(out, lab, &k->also[a]);
+                print_gpu_timing(out, lab, timed, &k->also[a]);
             }
         }
         else
-            fprintf(out, " %10s %10s %9s %7s%s  %-24s\n", "-", "-", "-", "-", lab->has_library ? "          " : "",
-                    k->size);
+            fprintf(out, " %9s %9s %9s %7s%s%s%s\n", "-", "-", "-", "-", lab->has_library ? "         " : "",
+                    strcmp(k->size, timed) != 0 ? "  " : "", strcmp(k->size, timed) != 0 ? k->size : "");
         if (!k->correct && k->message[0])
             fprintf(out, "      %s%s: %s%s\n", paint(colour, RED), verdict_name(k->verdict), k->message,
                     paint(colour, RESET));
@@ -252,7 +255,7 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
     /* Traffic: the model next to what was measured (when counters were read). */
     fprintf(out, "  %sglobal-memory traffic of the timed case: model (measured)%s\n", paint(colour, DIM),
             paint(colour, RESET));
-    fprintf(out, "  %-18s %13s %13s %13s %13s %13s\n", "kernel", "ld inst", "st inst", "ld sectors", "st sectors",
+    fprintf(out, "  %-18s %11s %11s %11s %11s %11s\n", "kernel", "ld inst", "st inst", "ld sectors", "st sectors",
             "min DRAM B");
     for (int i = 0; i < lab->count; i++) {
         const kernel_report *k = &lab->kernels[i];
@@ -278,9 +281,9 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             print_ratios(out, k);
             print_traffic_note(out, k, colour);
             if (MEASURED_HAS(m, lane_slots) && m->lane_slots > 0)
-                fprintf(out, "  %-18s %.1f%% of lanes active per warp access; shared ld/st %llu/%llu, bank conflicts "
+                fprintf(out, "    %.1f%% of lanes active per warp access; shared ld/st %llu/%llu, bank conflicts "
                              "%llu; busiest thread %llu loads, %llu stores\n",
-                        "", 100.0 * (double)m->active_lanes / (double)m->lane_slots,
+                        100.0 * (double)m->active_lanes / (double)m->lane_slots,
                         (unsigned long long)m->shared_ld_inst, (unsigned long long)m->shared_st_inst,
                         (unsigned long long)m->shared_bank_conflicts, (unsigned long long)m->max_thread_reads,
                         (unsigned long long)m->max_thread_writes);
@@ -294,8 +297,8 @@ void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             fprintf(out, "  %schecks, %s: %s%s\n", paint(colour, DIM), lab->kernels[i].variant->name,
                     lab->kernels[i].checks, paint(colour, RESET));
     if (!lab->correct && lab->todos[0])
-        fprintf(out, "  %sunfinished in %s:%s\n%s", paint(colour, BOLD), lab->lab->source, paint(colour, RESET),
-                lab->todos);
+        fprintf(out, "  %sunfinished in %s/%s:%s\n%s", paint(colour, BOLD), lab->lab->dir, lab->lab->source,
+                paint(colour, RESET), lab->todos); /* the path as the emulator's diagnostics name it */
     fprintf(out, "  %s%s%s\n", paint(colour, lab->correct ? GREEN : RED),
             lab->correct ? "all kernels correct" : "not all kernels correct yet", paint(colour, RESET));
 }
@@ -310,22 +313,22 @@ static void print_emulated_ladder(FILE *out, const run_report *run, int colour)
                  "its own); used/fetch: bytes the lanes asked for per byte fetched (over 100%%: lanes share words, "
                  "one sector serves several); lanes on: active lanes per warp access (below 100%%: divergence)%s\n",
             paint(colour, DIM), paint(colour, RESET));
-    fprintf(out, "  %-26s %-18s %10s %9s %9s %9s %9s %10s\n", "lab", "kernel", "ld inst", "sect/req", "used/fetch",
-            "lanes on", "bank cfl", "loads vs 1st");
+    fprintf(out, "  %-18s %9s %8s %10s %8s %8s %10s\n", "lab, kernel", "ld inst", "sect/req", "used/fetch",
+            "lanes on", "bank cfl", "loads/1st");
     for (int l = 0; l < run->count; l++) {
         const lab_report *lab = &run->labs[l];
         uint64_t first = 0;
+        fprintf(out, "  %s (%s)\n", lab->lab->dir, lab->count > 0 ? lab->kernels[0].size : "");
         for (int i = 0; i < lab->count; i++) {
             const kernel_report *k = &lab->kernels[i];
             const measured_counts *m = &k->measured;
             if (!k->correct || !MEASURED_HAS(m, gld_inst) || !MEASURED_HAS(m, lane_slots)) {
-                fprintf(out, "  %-26s %-18s %10s\n", i == 0 ? lab->lab->dir : "", k->variant->name,
-                        k->ran ? (k->correct ? "-" : "FAIL") : "SKIP");
+                fprintf(out, "    %-16s %9s\n", k->variant->name, k->ran ? (k->correct ? "-" : "FAIL") : "SKIP");
                 continue;
             }
             if (!first)
                 first = m->gld_inst;
-            fprintf(out, "  %-26s %-18s", i == 0 ? lab->lab->dir : "", k->variant->name);
+            fprintf(out, "    %-16s", k->variant->name);
             print_emulated_counts(out, m);
             if (m->gld_inst && first)
                 fprintf(out, " %9.2fx\n", (double)first / (double)m->gld_inst);
@@ -335,7 +338,7 @@ static void print_emulated_ladder(FILE *out, const run_report *run, int colour)
     }
 }
 
-void report_print_ladder(FILE *out, const run_report *run, int colour)
+static void print_ladder(FILE *out, const run_report *run, int colour)
 {
     if (emulated(run)) {
         print_emulated_ladder(out, run, colour);
@@ -343,19 +346,19 @@ void report_print_ladder(FILE *out, const run_report *run, int colour)
     }
     fprintf(out, "\n%sPerformance ladder%s (%s, %s; kernel time, median of the timed runs)\n", paint(colour, BOLD),
             paint(colour, RESET), run->backend, run->device);
-    fprintf(out, "  %-26s %-24s %10s %14s %8s %8s %9s  %s\n", "lab", "kernel", "time ms", "rate", "% peak",
-            "vs first", "% of lib", "size");
+    fprintf(out, "  %-22s %9s %14s %8s %8s %9s\n", "lab, kernel", "time ms", "rate", "% peak", "vs first",
+            "% of lib");
     for (int l = 0; l < run->count; l++) {
         const lab_report *lab = &run->labs[l];
         double first = -1;
+        fprintf(out, "  %s (%s)\n", lab->lab->dir, lab->count > 0 ? lab->kernels[0].size : "");
         int rows = lab->count + (lab->has_library && lab->library.correct);
         for (int i = 0; i < rows; i++) {
             int is_library = i == lab->count;
             const kernel_report *k = is_library ? &lab->library : &lab->kernels[i];
             const char *name = is_library ? lab->lab->library_title : k->variant->name;
             if (!k->correct || k->time_ms < 0) {
-                fprintf(out, "  %-26s %-24s %10s\n", i == 0 ? lab->lab->dir : "", name,
-                        k->ran ? (k->correct ? "-" : "FAIL") : "SKIP");
+                fprintf(out, "    %-20s %9s\n", name, k->ran ? (k->correct ? "-" : "FAIL") : "SKIP");
                 continue;
             }
             if (first < 0)
@@ -367,20 +370,19 @@ void report_print_ladder(FILE *out, const run_report *run, int colour)
                     snprintf(rate, sizeof rate, "%.0f GFLOP/s", t.gflops);
                 else
                     snprintf(rate, sizeof rate, "%.0f GB/s", t.gbps);
-                fprintf(out, "  %-26s %-24s %10.4f %14s %7.1f%%", i == 0 && a < 0 ? lab->lab->dir : "",
-                        a < 0 ? name : "", t.time_ms, rate, t.pct_peak);
+                fprintf(out, "    %-20s %9.4f %14s %7.1f%%", a < 0 ? name : t.size, t.time_ms, rate, t.pct_peak);
                 if (a < 0)
                     fprintf(out, " %7.2fx", first / k->time_ms);
                 else
                     fprintf(out, " %8s", "");
                 print_rate(out, " %8.1f%%", lab->has_library ? pct_of_library(lab, t.size, t.time_ms) : -1, 10);
-                fprintf(out, "  %s\n", t.size);
+                fprintf(out, "\n");
             }
         }
     }
 }
 
-void report_print_summary(FILE *out, const run_report *run, int show_speed, int colour)
+static void print_summary(FILE *out, const run_report *run, int show_speed, int colour)
 {
     int passed = 0, kernels = 0, kernels_passed = 0;
     for (int l = 0; l < run->count; l++) {
@@ -397,6 +399,124 @@ void report_print_summary(FILE *out, const run_report *run, int show_speed, int 
     fprintf(out, "\n%s%d of %d labs correct, %d of %d kernels%s\n",
             paint(colour, passed == run->count ? GREEN : RED), passed, run->count, kernels_passed, kernels,
             paint(colour, RESET));
+}
+
+void report_append_lines(char *text, size_t size, const char *lines)
+{
+    size_t used = strlen(text);
+    int left_out = 0;
+    for (const char *line = lines; line && *line;) {
+        size_t length = strcspn(line, "\n");
+        char whole[8192];
+        if (length + 2 > sizeof whole) { /* longer than any report holds */
+            left_out++;
+            line += length + (line[length] == '\n');
+            continue;
+        }
+        snprintf(whole, sizeof whole, "%.*s\n", (int)length, line);
+        line += length + (line[length] == '\n');
+        if (strstr(text, whole) || length == 0)
+            continue;
+        const size_t reserve = 64; /* for the line that counts what was left out */
+        if (used + length + 1 + reserve < size) {
+            memcpy(text + used, whole, length + 2);
+            used += length + 1;
+        } else {
+            left_out++;
+        }
+    }
+    if (left_out && used + 64 < size)
+        snprintf(text + used, size - used, "(%d more warning%s not shown)\n", left_out, left_out == 1 ? "" : "s");
+}
+
+static int report_width = 80;
+
+void report_set_width(int columns) { report_width = columns >= 40 ? columns : 40; }
+
+/* The columns `text` takes on a terminal: colour codes take none. */
+static int visible_width(const char *text, size_t length)
+{
+    int width = 0;
+    for (size_t i = 0; i < length; i++) {
+        if (text[i] == '\033') {
+            while (i < length && text[i] != 'm')
+                i++;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) { /* a UTF-8 character's first byte */
+            width++;
+        }
+    }
+    return width;
+}
+
+/* One line of the report, without its trailing spaces, broken at spaces into lines of at most
+ * report_width columns; the lines it continues on are indented 2 more than its first. */
+static void print_wrapped_line(FILE *out, const char *line, size_t length)
+{
+    while (length > 0 && line[length - 1] == ' ')
+        length--;
+    size_t indent = strspn(line, " ");
+    if (indent > length)
+        indent = length;
+    int hang = (int)indent + 2 < report_width / 2 ? (int)indent + 2 : report_width / 2;
+    int lead = 0; /* the columns before `line` on this output line */
+    while (lead + visible_width(line, length) > report_width) {
+        /* the last space that leaves the part before it within the width, after the indent */
+        size_t cut = 0;
+        for (size_t i = indent + 1; i < length; i++)
+            if (line[i] == ' ' && line[i - 1] != ' ' && lead + visible_width(line, i) <= report_width)
+                cut = i;
+        if (cut == 0) { /* one word wider than the line: break it where the width ends */
+            for (cut = indent + 1; cut < length && lead + visible_width(line, cut + 1) <= report_width; cut++)
+                ;
+        }
+        fprintf(out, "%.*s\n%*s", (int)cut, line, hang, "");
+        size_t skip = cut;
+        while (skip < length && line[skip] == ' ')
+            skip++;
+        line += skip;
+        length -= skip;
+        indent = 0;
+        lead = hang;
+    }
+    fprintf(out, "%.*s\n", (int)length, line);
+}
+
+/* Prints `text` (lines, each ending in a newline) wrapped to report_width. */
+static void print_wrapped(FILE *out, const char *text)
+{
+    while (*text) {
+        size_t length = strcspn(text, "\n");
+        print_wrapped_line(out, text, length);
+        text += length + (text[length] == '\n');
+    }
+}
+
+/* Renders with `print` into memory, then prints that wrapped; unwrapped when out of memory. */
+#define PRINT_WRAPPED(out, call)                                                                                     \
+    do {                                                                                                             \
+        char *text_ = NULL;                                                                                          \
+        size_t size_ = 0;                                                                                            \
+        FILE *buffer_ = open_memstream(&text_, &size_);                                                              \
+        FILE *into_ = buffer_ ? buffer_ : (out);                                                                     \
+        call;                                                                                                        \
+        if (buffer_ && fclose(buffer_) == 0 && text_)                                                                \
+            print_wrapped((out), text_);                                                                             \
+        free(text_);                                                                                                 \
+    } while (0)
+
+void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
+{
+    PRINT_WRAPPED(out, print_lab(into_, run, lab, colour));
+}
+
+void report_print_ladder(FILE *out, const run_report *run, int colour)
+{
+    PRINT_WRAPPED(out, print_ladder(into_, run, colour));
+}
+
+void report_print_summary(FILE *out, const run_report *run, int show_speed, int colour)
+{
+    PRINT_WRAPPED(out, print_summary(into_, run, show_speed, colour));
 }
 
 /* ---- the JSON report, through jansson ---- */

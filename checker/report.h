@@ -28,7 +28,7 @@ typedef struct {
     int correct;
     check_verdict verdict; /* VERDICT_PASS when correct */
     char message[4096];
-    char warnings[1024]; /* the program's own warnings (the emulator's), one per line */
+    char warnings[4096]; /* the program's own warnings (the emulator's), one per line, whole */
     char checks[160];    /* which checks ran, in one line ("emulator diagnostics, compute-sanitizer memcheck") */
     char size[96];       /* the timed case */
     double time_ms, e2e_ms, cpu_ms; /* medians; negative when not measured */
@@ -74,6 +74,18 @@ typedef struct {
     double emu_kernel_ms;
 } run_report;
 
+/* The note a legacy warp-synchronous kernel (lab 05's volatile last warp) passes with. */
+#define LEGACY_WARP_HAZARD                                                                                         \
+    "known hazard: this kernel is the textbook's volatile last warp, kept as the legacy pattern. It passes "      \
+    "here, but since Volta it is a race; syncwarp8 and shuffle8 are the correct forms\n"
+
+/* Appends the lines of `lines` (each ending in a newline) to `text` (of `size` bytes), each
+ * whole and once: a line already there is skipped, and where the rest does not fit, one line
+ * says how many were left out. A line is never cut. */
+void report_append_lines(char *text, size_t size, const char *lines);
+
+/* The terminal text is wrapped to `columns` (80 until set; at least 40). */
+void report_set_width(int columns);
 void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour);
 void report_print_ladder(FILE *out, const run_report *run, int colour);
 /* show_speed: also the emulator's traced accesses per second */

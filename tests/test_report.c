@@ -13,6 +13,34 @@
 #include "tests.h"
 
 /* A small strict JSON syntax checker: returns the position after one value, or NULL. */
+/* The widest line of `text`, in bytes (the report is ASCII without colour). */
+static int longest_line(const char *text)
+{
+    int longest = 0;
+    while (*text) {
+        int length = (int)strcspn(text, "\n");
+        longest = length > longest ? length : longest;
+        text += length + (text[length] == '\n');
+    }
+    return longest;
+}
+
+/* Joins wrapped lines back: a newline and the spaces after it become one space. */
+static void unwrap(char *text)
+{
+    char *to = text;
+    for (const char *from = text; *from;) {
+        if (*from == '\n') {
+            while (*from == '\n' || *from == ' ')
+                from++;
+            *to++ = ' ';
+        } else {
+            *to++ = *from++;
+        }
+    }
+    *to = '\0';
+}
+
 static const char *skip_ws(const char *p)
 {
     while (*p && isspace((unsigned char)*p))
@@ -212,8 +240,12 @@ static void test_library_and_sizes(void)
     text = read_all(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "cub::DeviceReduce::Sum"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "90.0%  n=268435456"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "50.0%  n=16777216"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "(n=268435456)\n")); /* the lab's timed case heads its rows */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "90.0%\n"));
+    const char *second = strstr(text, "\n    n=16777216 ");
+    CU_ASSERT_PTR_NOT_NULL(second);
+    CU_ASSERT_PTR_NOT_NULL(second ? strstr(second, "50.0%\n") : NULL);
+    CU_ASSERT(longest_line(text) <= 80);
     free(text);
     remove(path);
 }
@@ -289,10 +321,81 @@ static void test_uncoalesced_note(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     report_print_lab(out, &run, lab, 0);
     fclose(out);
+    CU_ASSERT(longest_line(text) <= 80);
+    unwrap(text);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "correct, but its loads touch 4.0x the sectors of the model's pattern"));
     CU_ASSERT_PTR_NULL(strstr(text, "1.0x the sectors"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "all kernels correct"));
     free(text);
+}
+
+/* A long diagnosis and warnings: every line within the width, nothing lost. */
+static void test_wrapped_to_width(void)
+{
+    static run_report run;
+    char *text = NULL;
+    size_t size = 0;
+    char message[900] = "race: ";
+    for (int i = 0; strlen(message) + 40 < sizeof message; i++)
+        snprintf(message + strlen(message), sizeof message - strlen(message), "word%d of a long diagnosis, ", i);
+    memset(&run, 0, sizeof run);
+    strcpy(run.backend, "emu");
+    strcpy(run.tree, "labs");
+    run.count = 1;
+    lab_report *lab = &run.labs[0];
+    lab->lab = check_find_lab("03-reduce-divergence");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    lab->count = 1;
+    kernel_report *k = &lab->kernels[0];
+    k->variant = &lab->lab->variants[0];
+    k->ran = 1;
+    k->verdict = VERDICT_RACE;
+    strcpy(k->size, "n=1048576");
+    snprintf(k->message, sizeof k->message, "%s", message);
+    snprintf(k->warnings, sizeof k->warnings, "emu: warning: %s\nknown hazard: the last line, kept whole\n", message);
+    strcpy(lab->todos, "    line 55: TODO(student) 1: this step adds the same pairs as reduce_neighbored\n");
+    for (int width = 80; width >= 60; width -= 20) {
+        report_set_width(width);
+        FILE *out = open_memstream(&text, &size);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        report_print_lab(out, &run, lab, 0);
+        fclose(out);
+        CU_ASSERT(longest_line(text) <= width);
+        unwrap(text);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "unfinished in 03-reduce-divergence/reduce_divergence.cu:"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, message + 6)); /* whole, in order */
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "known hazard: the last line, kept whole"));
+        free(text);
+        text = NULL;
+    }
+    report_set_width(80);
+}
+
+/* Warnings join whole: the note first, then as many whole lines as fit, and a count of the rest. */
+static void test_warnings_whole(void)
+{
+    char warnings[sizeof ((kernel_report *)0)->warnings], lines[20 * 320] = "", line[320];
+    for (int i = 0; i < 20; i++) {
+        snprintf(line, sizeof line, "emu: warning: [warp-sync] number %02d %0*d\n", i, 260, 0);
+        strcat(lines, line);
+    }
+    snprintf(warnings, sizeof warnings, "%s", LEGACY_WARP_HAZARD);
+    report_append_lines(warnings, sizeof warnings, lines);
+    report_append_lines(warnings, sizeof warnings, lines); /* repeats are skipped */
+    CU_ASSERT_EQUAL(strncmp(warnings, LEGACY_WARP_HAZARD, strlen(LEGACY_WARP_HAZARD)), 0);
+    int whole = 0;
+    for (const char *at = warnings + strlen(LEGACY_WARP_HAZARD); *at;) {
+        size_t length = strcspn(at, "\n");
+        CU_ASSERT_EQUAL_FATAL(at[length], '\n'); /* every line ends: none cut */
+        if (strncmp(at, "emu: warning:", 13) == 0) {
+            CU_ASSERT_EQUAL(length, strlen("emu: warning: [warp-sync] number 00 ") + 260);
+            whole++;
+        } else {
+            CU_ASSERT_PTR_NOT_NULL(strstr(at, "more warnings not shown"));
+        }
+        at += length + 1;
+    }
+    CU_ASSERT(whole > 5 && whole < 20);
 }
 
 int add_report_tests(void)
@@ -305,7 +408,9 @@ int add_report_tests(void)
         !CU_add_test(suite, "JSON syntax checker rejects broken JSON", test_json_checker_rejects) ||
         !CU_add_test(suite, "ncu CSV parsing", test_ncu_csv) ||
         !CU_add_test(suite, "a correct but uncoalesced kernel passes, with a note on its sectors",
-                     test_uncoalesced_note))
+                     test_uncoalesced_note) ||
+        !CU_add_test(suite, "the report wraps to its width and loses nothing", test_wrapped_to_width) ||
+        !CU_add_test(suite, "warnings join whole lines, the known-hazard note first", test_warnings_whole))
         return -1;
     return 0;
 }
