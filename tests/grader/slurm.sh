@@ -4,8 +4,8 @@
 # against a real Slurm of one node that this script starts on localhost (its own MUNGE key and
 # socket, slurm.conf, state and logs under $work/slurm; munged, slurmctld and slurmd as
 # background daemons, no systemd), compared with the local engine on the same small class,
-# then a rerun through Slurm (skips, same grades), a partition the cluster refuses and shards
-# that fail. Every daemon it started is stopped when it ends, also on failure. Needs root
+# then a rerun through Slurm (skips, same grades), a local rerun after one file changed, a
+# partition the cluster refuses and shards that fail. Every daemon it started is stopped when it ends, also on failure. Needs root
 # (slurmd runs jobs as their user) and tools/setup slurm. Each make grade has 15 minutes: a
 # hang is a failure.
 
@@ -156,6 +156,18 @@ slurm_tests() {
     result "Slurm: a rerun skips the 3 graded students and merges the same grades" \
         "$([[ $status_s == 0 && $(grep -c "already graded" "$work/slurm-rerun.log") == 3 &&
             $(md5sum <"$o_slurm/grades.csv") == "$before" ]]; echo $?)" "exit $status_s; see $work/slurm-rerun.log"
+
+    # the local engine again: a new date on the same archive is skipped, a changed file graded again
+    touch "$cls/zipped.zip"
+    echo "// changed" >>"$cls/skeleton/reduce_divergence.cu"
+    GRADE_UID=61003 timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_local" JOBS=2 \
+        BUILD="$BUILD" >"$work/slurm-local-rerun.log" 2>&1
+    status_l=$?
+    result "a rerun skips the unchanged (a touched archive too) and grades the changed submission again" \
+        "$([[ $status_l == 0 ]] && grep -q "zipped .*already graded" "$work/slurm-local-rerun.log" &&
+            grep -q "broken .*already graded" "$work/slurm-local-rerun.log" &&
+            grep -q "skeleton .*03: 2 of 10 points" "$work/slurm-local-rerun.log" &&
+            grep -q "^  1 graded in" "$work/slurm-local-rerun.log"; echo $?)" "exit $status_l; see $work/slurm-local-rerun.log"
 
     # a partition the cluster does not have: refused, said so, nothing graded
     timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$work/slurm-refused" ENGINE=slurm \
