@@ -272,7 +272,7 @@ bench-emu:
 	@printf '  %-26s %12s %10s %8s %8s %9s\n' lab accesses 'kernel ms' 'M/s' 'wall s' 'peak MiB'
 	@for lab in $(SELECTED); do \
 	  echo 0 > $(BUILD)/emu/bench/rss.txt; start=$$(date +%s.%N); \
-	  line=$$($(BENCH_RSS) $(CHECKER) --tree solutions --build $(BUILD)/emu/solutions --backend emu $$lab \
+	  line=$$($(BENCH_RSS) $(CHECKER) --tree solutions --build $(BUILD)/emu/solutions --backend emu --ladder $$lab \
 	    | grep '^emulator:'); \
 	  end=$$(date +%s.%N); rss=$$(cat $(BUILD)/emu/bench/rss.txt); \
 	  echo "$$line" | awk -v lab=$$lab -v t0=$$start -v t1=$$end -v rss=$$rss \
