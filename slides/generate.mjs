@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { DeckError, loadResults, newestH100Report, labEntry, kernelEntry, commandOf } from './lib/results.mjs';
+import { DeckError, newestH100Report, h100Reports, newestPerLab, mergeResults, labEntry, kernelEntry, commandOf } from './lib/results.mjs';
 import { loadExcerpts, excerpt, dedented } from './lib/excerpts.mjs';
 import { runTraces } from './lib/trace.mjs';
 import * as diagrams from './lib/diagrams.mjs';
@@ -43,6 +43,15 @@ function kernelRefs(a) {
   if (a.length === 2 && a.every((x) => x.includes('/'))) return a.map((x) => x.split('/'));
   throw new DeckError(`expected LAB KERNEL KERNEL or LAB/KERNEL LAB/KERNEL, got '${a.join(' ')}'`);
 }
+// A kernel's size as a reader says it: "2^24 ints", "31,457,280 floats", "1024^3".
+export function sizeText(task, size) {
+  const f = Object.fromEntries(String(size).split(/\s+/).map((x) => x.split('=')));
+  const count = (n) => { const v = Number(n); return Number.isInteger(Math.log2(v)) ? `2^${Math.log2(v)}` : v.toLocaleString('en-US'); };
+  if (f.m && f.k && f.n) return f.m === f.k && f.k === f.n ? `${f.m}^3` : `${f.m}x${f.k}x${f.n}`;
+  const what = /float/.test(task) ? 'floats' : /int/.test(task) ? 'ints' : 'elements';
+  if (f.n) return `${count(f.n)} ${what}`;
+  return String(size);
+}
 const numSpan = (attr, value, digits) => `<span class="num" ${attr} data-digits="${digits}">${fmt(value, digits)}</span>`;
 
 function seedModel(root, buildDir, cases) {
@@ -66,8 +75,23 @@ class Deck {
     this.figures = new Map(); // id -> {svg, facts, source}
     this.seed = null;
     this.seedCases = ['4:2', '1024:16']; // the seed's two worked examples (seed 001)
-    const r = results.report;
-    this.resultSource = `${r.device.name}, ${r.date.replace('T', ' ').replace('Z', ' UTC')}, \`${commandOf(results)}\` (${path.relative(root, path.resolve(root, results.file))})`;
+    this.resultSource = this.sourceOf(results.report.labs.map((l) => l.lab));
+  }
+
+  // Where the numbers of these labs come from: one clause per results file (labs measured in
+  // another run say so), with device, date and command.
+  sourceOf(labDirs) {
+    const byFile = new Map();
+    for (const d of labDirs) {
+      const src = this.results.sources?.[d];
+      if (!src) continue;
+      if (!byFile.has(src.file)) byFile.set(src.file, { src, labs: [] });
+      byFile.get(src.file).labs.push(d.slice(0, 2));
+    }
+    const one = ({ src }) => `${src.report.device.name}, ${src.report.date.replace('T', ' ').replace('Z', ' UTC')}, \`${commandOf(src)}\` (${path.relative(this.root, path.resolve(this.root, src.file))})`;
+    const clauses = [...byFile.values()];
+    if (clauses.length === 1) return one(clauses[0]);
+    return clauses.map((c) => `lab${c.labs.length > 1 ? 's' : ''} ${c.labs.join(', ')}: ${one(c)}`).join('; ');
   }
 
   labDirs() {
@@ -115,39 +139,48 @@ class Deck {
       case 'tile-load': fig = { ...diagrams.tileLoad(runs), source: traceSrc('tiled-load') + ', TILE = 4, block (1, 0)' }; break;
       case 'fold': fig = { ...diagrams.fold(runs), source: traceSrc('unrolling-fold') + ', UNROLL = 4' }; break;
       case 'last-warp': fig = { ...diagrams.lastWarp(runs), source: traceSrc('last-warp-syncwarp', 'last-warp-volatile') }; break;
+      case 'shuffle': fig = { ...diagrams.shuffle(runs), source: traceSrc('warp-sum') + ', one warp of 32 lanes' }; break;
       case 'recursive': fig = { ...diagrams.recursive(runs), source: traceSrc('recursive-step', 'recursive-host-launch') }; break;
       case 'chart-reduction': {
-        const rows = this.ladderRows((k) => k.gbps != null && /^reduce/.test(k.task ?? ''), (k) => ({ gbps: k.gbps }));
-        fig = { svg: charts.reductionLadder(rows, r.device.peak_gbps), facts: {}, source: this.resultSource };
+        const rows = this.ladderRows((k) => k.gbps != null && /^(reduce|sum)_/.test(k.task ?? ''), (k) => ({ gbps: k.gbps }));
+        fig = { svg: charts.reductionLadder(rows, r.device.peak_gbps), facts: {}, source: this.sourceOf(rows.labs) };
         break;
       }
       case 'chart-matmul': {
         const rows = this.ladderRows((k) => k.gflops != null, (k) => ({ gflops: k.gflops, pct: k.pct_peak }));
-        fig = { svg: charts.matmulLadder(rows, r.device.peak_gflops), facts: {}, source: this.resultSource };
+        fig = { svg: charts.matmulLadder(rows, r.device.peak_gflops), facts: {}, source: this.sourceOf(rows.labs) };
         break;
       }
       case 'chart-traffic': {
+        // Model and counters of one kernel of one lab at one size: a pair from different sizes
+        // (lab 02's tiled32 at 1024^3 and lab 09's at 4096^3) would be no comparison.
         const sectors = (c) => (c && c.gld_sectors != null ? c.gld_sectors + c.gst_sectors : null);
         let rows = this.ladderRows((k) => k.model != null, (k) => ({ model: sectors(k.model), measured: sectors(k.measured) }));
         let countersFrom = '';
         if (!rows.some((x) => x.measured != null)) {
           // Counts do not depend on the run's timing: take Nsight Compute's from the newest H100
-          // report that has them, for kernels of the same timed size, and say which file that is.
+          // reports that have them, for the same lab, kernel and size, and say which files.
           const hasNcu = (rep) => rep.labs.some((l) => l.kernels.some((k) => k.measured?.source === 'ncu'));
-          const other = newestH100Report(path.join(this.root, 'docs/results'), hasNcu);
-          if (other) {
+          const counted = new Map(), used = new Set();
+          for (const other of h100Reports(path.join(this.root, 'docs/results'), hasNcu)) {
             const rep = JSON.parse(fs.readFileSync(other, 'utf8'));
-            const byName = new Map();
-            for (const l of rep.labs) for (const k of l.kernels) if (k.measured?.source === 'ncu') byName.set(`${k.name} ${k.size}`, k.measured);
-            const mine = new Map();
-            for (const l of this.results.report.labs) for (const k of l.kernels) mine.set(k.name, k.size);
-            const kernelOf = (label) => label.slice(label.indexOf(' ') + 1); /* "03 neighbored" -> "neighbored" */
-            rows = rows.map((x) => ({ ...x, measured: sectors(byName.get(`${kernelOf(x.label)} ${mine.get(kernelOf(x.label))}`)) }));
-            countersFrom = ` from ${path.relative(this.root, other)} (${rep.date}), the newest H100 report with them`;
+            for (const l of rep.labs) for (const k of l.kernels) {
+              const key = `${l.lab} ${k.name} ${k.size}`;
+              if (k.measured?.source === 'ncu' && !counted.has(key)) counted.set(key, { measured: k.measured, file: other });
+            }
           }
+          const labs = rows.labs;
+          rows = rows.map((x) => {
+            const c = counted.get(`${x.lab} ${x.kernel} ${x.size}`);
+            if (c) used.add(path.relative(this.root, c.file));
+            return { ...x, measured: sectors(c?.measured) };
+          });
+          rows.labs = labs;
+          if (used.size) countersFrom = ` from ${[...used].join(', ')}`;
         }
         const haveMeasured = rows.some((x) => x.measured != null);
-        fig = { svg: charts.traffic(rows, haveMeasured), facts: { haveMeasured }, source: `${this.resultSource}; measured = Nsight Compute counters${haveMeasured ? countersFrom : ' (not in this file: run with PROFILE=1)'}` };
+        const unmeasured = rows.filter((x) => x.measured == null).map((x) => x.label.replace(/\n.*/, ''));
+        fig = { svg: charts.traffic(rows, haveMeasured), facts: { haveMeasured }, source: `${this.sourceOf(rows.labs)}; measured = Nsight Compute counters${haveMeasured ? countersFrom : ' (not in this file: run with PROFILE=1)'}${haveMeasured && unmeasured.length ? `; no counters at the timed size for ${unmeasured.join(', ')}` : ''}` };
         break;
       }
       case 'chart-float': {
@@ -163,15 +196,22 @@ class Deck {
     return fig;
   }
 
-  // Kernels of every lab in teaching order, each kernel name once (the labs repeat their baseline).
+  // Kernels of every lab in teaching order, each kernel once per size (the labs repeat their
+  // baseline at its size; lab 09's tiled32 at 4096^3 is another rung than lab 02's at 1024^3),
+  // grouped by task and size. rows.labs: the labs they come from.
   ladderRows(keep, values) {
     const seen = new Set(), rows = [];
     for (const lab of this.results.report.labs) for (const k of lab.kernels) {
-      if (!k.correct || !keep(k) || seen.has(k.name)) continue;
-      seen.add(k.name);
-      rows.push({ label: `${lab.lab.slice(0, 2)} ${k.name}`, ...values(k) });
+      const key = `${k.name} ${k.task} ${k.size}`;
+      if (!k.correct || !keep(k) || seen.has(key)) continue;
+      seen.add(key);
+      rows.push({ label: `${lab.lab.slice(0, 2)} ${k.name}`, lab: lab.lab, kernel: k.name, size: k.size, group: sizeText(k.task, k.size), ...values(k) });
     }
     if (rows.length === 0) throw new DeckError(`${this.results.file}: no kernel to plot`);
+    // One group per size, in the order of their first kernel.
+    const order = [...new Set(rows.map((x) => x.group))];
+    rows.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
+    rows.labs = [...new Set(rows.map((x) => x.lab))];
     return rows;
   }
 
@@ -254,8 +294,8 @@ class Deck {
       case 'device': return escHtml(r.device.name);
       case 'date': return escHtml(r.date.slice(0, 10));
       case 'source': return `<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>`;
-      case 'results-file': return `<code>${escHtml(path.relative(this.root, path.resolve(this.root, this.results.file)))}</code>`;
-      case 'command': return `<code>${escHtml(commandOf(this.results))}</code>`;
+      case 'results-file': return this.results.files.map((f) => `<code>${escHtml(path.relative(this.root, path.resolve(this.root, f)))}</code>`).join(', ');
+      case 'command': return this.results.files.map((f) => `<code>${escHtml(commandOf(this.results.sources[this.results.report.labs.find((l) => this.results.sources[l.lab].file === f).lab]))}</code>`).join(', ');
       case 'labtitle': return escHtml(labEntry(this.results, a[0] ?? labDir).title ?? a[0] ?? labDir);
       case 'size': return escHtml(kernelEntry(this.results, a[0], a[1]).size);
       case 'seed': { // the model's unit costs ({{seed global_cycles}}) or a case's field ({{seed percent:1024:16}})
@@ -272,6 +312,24 @@ class Deck {
       case 'seedcost': return this.seedCostTable();
       case 'float-trip': return this.floatTripTable(a[0]);
       case 'labs': return this.labDirs().map((d) => `\`${d}\``).join(', ');
+      case 'count': { // {{count labs}}: how many lab folders the kit has
+        if (a[0] !== 'labs') throw new DeckError(`can count 'labs', not '${a[0]}'`);
+        return numSpan('data-count="labs"', this.labDirs().length, 0);
+      }
+      case 'cite': { // {{cite FILE | text}}: a figure typed in prose, held to the committed file it is from
+        const file = a[0];
+        const full = path.join(this.root, file ?? '');
+        if (!file || !fs.existsSync(full) || !fs.statSync(full).isFile()) throw new DeckError(`cites '${file}', which is not a file of the kit`);
+        if (!caption) throw new DeckError('cites nothing: {{cite FILE | text with the figures}}');
+        const body = fs.readFileSync(full, 'utf8');
+        const missing = [...caption.matchAll(/\d+(?:,\d{3})*(?:\.\d+)?/g)].map((m) => m[0]).filter((n) => {
+          const re = new RegExp(`(?<![\\d.])${n.replace(/[.]/g, '\\.')}(?![\\d])`);
+          return !re.test(body) && !re.test(body.replace(/,/g, ''));
+        });
+        if (missing.length) throw new DeckError(`${file} does not have ${missing.join(', ')}: cite the file the figures are from`);
+        const named = caption.includes(file) ? '' : ` (<code>${escHtml(file)}</code>)`;
+        return `<span class="cited" data-file="${escHtml(file)}">${caption}</span>${named}`;
+      }
       default: throw new DeckError(`unknown directive '${name}'`);
     }
   }
@@ -297,7 +355,7 @@ class Deck {
     const rows = (label, name, k) => [row(label, name, k, '', true), ...(k.also_timed ?? []).map((t, i) => row('', name, t, `also_timed.${i}.`, false))];
     for (const k of kernels) lines.push(...rows(`\`${k.name}\``, k.name, k));
     if (library && !opts.only) lines.push(...rows(`**${escHtml(library.title)}** (library)`, '@library', library.result));
-    return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}. Kernel time: median of the checker's CUDA-event-timed runs.</p>`;
+    return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.sourceOf([labDir])).replace(/`([^`]*)`/g, '<code>$1</code>')}. Kernel time: median of the checker's CUDA-event-timed runs.</p>`;
   }
 
   floatTripTable(labDir) {
@@ -307,7 +365,7 @@ class Deck {
       const src = (f) => `data-src="${labDir}/${k.name}/${f}"`;
       lines.push(`| \`${k.name}\` | ${numSpan(src('time_ms'), k.time_ms, 4)} | ${numSpan(src('e2e_ms'), k.e2e_ms, 2)} | ${numSpan(src('cpu_ms'), k.cpu_ms, 2)} | ${numSpan(`data-ratio="${labDir}/${k.name}/time_ms:${labDir}/${k.name}/e2e_ms" data-scale="100"`, (100 * k.time_ms) / k.e2e_ms, 1)}% |`);
     }
-    return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>`;
+    return lines.join('\n') + `\n\n<p class="src">Source: ${escHtml(this.sourceOf([labDir])).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>`;
   }
 
   seedCostTable() {
@@ -375,18 +433,20 @@ function main() {
   // The default: the newest H100 run over every lab (a run of a few labs, such as a profile of
   // two, is not the deck's source), else the newest H100 run at all.
   const labs = labDirsOf(root);
-  const coversEveryLab = (r) => labs.every((d) => r.labs.some((l) => l.lab === d));
-  const resultsFile = args.results
-    ? path.resolve(root, args.results)
-    : newestH100Report(path.join(root, 'docs/results'), coversEveryLab) ?? newestH100Report(path.join(root, 'docs/results'));
-  const results = loadResults(resultsFile);
+  // RESULTS=FILE: every number from that file. The default: each lab from the newest H100
+  // run that has it (slides/README.md), so a lab measured again shows its new rungs.
+  const perLab = args.results
+    ? labs.map((d) => [d, path.resolve(root, args.results)])
+    : newestPerLab(path.join(root, 'docs/results'), labs);
+  if (!perLab.some(([, f]) => f)) newestH100Report(path.join(root, 'docs/results')); // the error naming the folder
+  const results = mergeResults(perLab);
   const out = path.resolve(root, args.out);
   fs.mkdirSync(out, { recursive: true });
   const deck = new Deck(root, results, out);
   const markdown = deck.build(path.join(root, 'slides/sections'));
   fs.writeFileSync(path.join(out, 'deck.md'), markdown);
-  fs.writeFileSync(path.join(out, 'results-used.txt'), path.relative(root, resultsFile) + '\n');
-  console.log(`slides: deck.md from ${path.relative(root, resultsFile)} (${markdown.split(/\n---\n/).length - 1} slides)`); // the front matter's closing --- counts as the first break
+  fs.writeFileSync(path.join(out, 'results-used.txt'), results.report.labs.map((l) => `${l.lab} ${path.relative(root, results.sources[l.lab].file)}\n`).join(''));
+  console.log(`slides: deck.md from ${results.files.map((f) => path.relative(root, f)).join(', ')} (${markdown.split(/\n---\n/).length - 1} slides)`); // the front matter's closing --- counts as the first break
 }
 
 try {

@@ -18,66 +18,94 @@ function gnuplot(script) {
 const label = (s) => `"${String(s).replace(/_/g, '\\\\_')}"`;
 const dataBlock = (name, rows) => `$${name} << EOD\n${rows.map((r) => r.join(' ')).join('\n')}\nEOD\n`;
 
-// Bars of GB/s per reduction kernel, in teaching order, with the device's DRAM peak as a line.
+// Rows of one size and task side by side; groups apart, each under a heading that says its
+// size, with a dashed line between groups, so no bar stands next to one of another size.
+function grouped(rows) {
+  const xs = [], groups = [];
+  let x = 0;
+  rows.forEach((r, i) => {
+    if (i > 0 && r.group !== rows[i - 1].group) x += 1;
+    if (!groups.length || groups.at(-1).name !== r.group) groups.push({ name: r.group, from: x, to: x });
+    groups.at(-1).to = x;
+    xs.push(x++);
+  });
+  const separators = groups.slice(1).map((g) => `set arrow from ${g.from - 1},graph 0 to ${g.from - 1},graph 1 nohead dt 3 lc rgb '#888888'`).join('\n');
+  // Left-aligned at the group's first bar, on one of three rows in turn: a narrow group's heading
+  // runs over the next group, never into the next heading.
+  const headings = groups.map((g, i) => `set label ${10 + i} ${label(g.name)} at ${g.from - 0.4},graph ${0.965 - 0.065 * (i % 3)} left font ',12' tc rgb '#333333'`).join('\n');
+  return { xs, last: x - 1, setup: `${separators}\n${headings}` };
+}
+
+// Bars of GB/s per reduction kernel, in teaching order, grouped by size, with the device's
+// DRAM peak as a line.
 export function reductionLadder(rows, peakGbps) {
-  // rows: [{label, gbps}]
-  const data = rows.map((r, i) => [i, r.gbps, label(r.label)]);
-  return gnuplot(`${TERMINAL(1150, 470)}
+  // rows: [{label, gbps, group}]
+  const g = grouped(rows);
+  const data = rows.map((r, i) => [g.xs[i], r.gbps, label(r.label)]);
+  return gnuplot(`${TERMINAL(1200, 500)}
 ${dataBlock('data', data)}
 set style fill solid 0.85 border -1
 set boxwidth 0.7
 set ylabel 'GB/s (compulsory bytes / kernel time)'
-set yrange [0:${Math.ceil(peakGbps * 1.12)}]
-set xrange [-0.6:${rows.length - 0.4}]
-set xtics rotate by -35 font ',13' nomirror
+set yrange [0:${Math.ceil(peakGbps * 1.4)}]
+set xrange [-0.6:${g.last + 0.6}]
+set xtics rotate by -40 font ',12' nomirror
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
-set key top left
-set arrow from -0.6,${peakGbps} to ${rows.length - 0.4},${peakGbps} nohead lw 2 lc rgb '#c53030' dt 2
-set label 1 sprintf('DRAM peak %.0f GB/s', ${peakGbps}) at ${rows.length - 0.5},${peakGbps * 1.05} right tc rgb '#c53030'
+${g.setup}
+set arrow from -0.6,${peakGbps} to ${g.last + 0.6},${peakGbps} nohead lw 2 lc rgb '#c53030' dt 2
+set label 1 sprintf('DRAM peak %.0f GB/s', ${peakGbps}) at -0.4,${peakGbps * 1.05} left tc rgb '#c53030' font ',12'
 plot $data using 1:2:xtic(3) with boxes lc rgb '#2b6cb0' notitle, \\
-     $data using 1:2:(sprintf('%.0f', $2)) with labels offset 0,0.7 font ',12' notitle
+     $data using 1:2:(sprintf('%.0f', $2)) with labels rotate by 90 left offset 0,0.5 font ',10' notitle
 `);
 }
 
-// Bars of GFLOP/s for the matmul kernels.
+// Bars of GFLOP/s for the matmul kernels, grouped by size.
 export function matmulLadder(rows, peakGflops) {
-  const data = rows.map((r, i) => [i, r.gflops, label(r.label), r.pct]);
-  return gnuplot(`${TERMINAL(900, 420)}
+  const g = grouped(rows);
+  const data = rows.map((r, i) => [g.xs[i], r.gflops, label(r.label), r.pct]);
+  return gnuplot(`${TERMINAL(1200, 450)}
 ${dataBlock('data', data)}
 set style fill solid 0.85 border -1
 set boxwidth 0.6
 set ylabel 'GFLOP/s (2 m n k / kernel time)'
 set yrange [0:*]
-set offsets 0,0,graph 0.15,0
-set xrange [-0.6:${rows.length - 0.4}]
-set xtics nomirror font ',13'
+set offsets 0,0,graph 0.45,0
+set xrange [-0.6:${g.last + 0.6}]
+set xtics rotate by -30 nomirror font ',12'
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
-set title sprintf('FP32 peak of the device: %.0f GFLOP/s (off this scale)', ${peakGflops}) font ',13'
+${g.setup}
+set title sprintf('FP32 peak of the device: %.0f GFLOP/s', ${peakGflops}) font ',13'
 plot $data using 1:2:xtic(3) with boxes lc rgb '#2f855a' notitle, \\
-     $data using 1:2:(sprintf('%.0f (%.1f%% of peak)', $2, $4)) with labels offset 0,0.8 font ',12' notitle
+     $data using 1:2:(sprintf('%.0f', $2)) with labels offset 0,1.6 font ',10' notitle, \\
+     $data using 1:2:(sprintf('%.1f%%', $4)) with labels offset 0,0.6 font ',10' tc rgb '#555555' notitle
 `);
 }
 
-// Sectors per kernel, model vs measured (log scale: they span four orders of magnitude).
+// Sectors per kernel, model vs measured of the same kernel at the same size (log scale: they
+// span four orders of magnitude), grouped by size.
 export function traffic(rows, haveMeasured) {
-  // rows: [{label, model, measured|null}]
-  const data = rows.map((r, i) => [i, r.model, r.measured ?? 'NaN', label(r.label)]);
+  // rows: [{label, model, measured|null, group}]
+  const g = grouped(rows);
+  const data = rows.map((r, i) => [g.xs[i], r.model, r.measured ?? 'NaN', label(r.label)]);
   const measuredPlot = haveMeasured
     ? `, $data using ($1+0.2):3 with boxes lc rgb '#dd6b20' title 'measured (Nsight Compute)'`
     : '';
-  return gnuplot(`${TERMINAL(1150, 480)}
+  return gnuplot(`${TERMINAL(1200, 500)}
 ${dataBlock('data', data)}
 set style fill solid 0.85 border -1
 set boxwidth 0.38
 set logscale y
+set yrange [*:*]
+set offsets 0,0,graph 0.45,0
 set ylabel '32-byte sectors (loads + stores)'
-set xrange [-0.6:${rows.length - 0.4}]
-set xtics rotate by -35 font ',12' nomirror
+set xrange [-0.6:${g.last + 0.6}]
+set xtics rotate by -40 font ',11' nomirror
 set ytics nomirror
 set grid ytics lc rgb '#dddddd'
-set key top right
+set key at graph 0.99,graph 0.8 right top opaque box
+${g.setup}
 plot $data using ($1-0.2):2:xtic(4) with boxes lc rgb '#2b6cb0' title 'model (checker/model.c)'${measuredPlot}
 `);
 }

@@ -345,6 +345,45 @@ export function lastWarp(runs) {
   return { svg: svgDoc(left + 32 * cell + 10, 10 + row * 40 + 26, body), facts: { steps } };
 }
 
+// Lab 05: the warp's shuffle sum, one row per __shfl_down_sync: an arrow from the lane whose
+// register is read to the lane that adds it; dark lanes are those whose sums reach lane 0.
+export function shuffle(runs) {
+  const run = only(runs, 'warp_sum')[0];
+  const steps = [...new Set(run.events.map((e) => e.phase))].sort((a, b) => a - b);
+  const cell = 30, left = 150, rowH = 62, top = 24;
+  const at = (l) => left + l * cell + (cell - 4) / 2;
+  // Lanes whose running sum ends in lane 0's total, from the last step back to the first.
+  const feeds = steps.map(() => new Set());
+  let live = new Set([0]);
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const reads = run.events.filter((e) => e.phase === steps[i] && e.array === 'shfl');
+    feeds[i] = new Set(live);
+    for (const e of reads) if (live.has(e.thread) && e.index !== e.thread) feeds[i].add(e.index);
+    live = feeds[i];
+  }
+  let body = '';
+  const facts = { offsets: [] };
+  steps.forEach((ph, i) => {
+    const reads = run.events.filter((e) => e.phase === ph && e.array === 'shfl');
+    const offset = run.events.find((e) => e.phase === ph && e.array === 'offset').index;
+    facts.offsets.push(offset);
+    const y = top + i * rowH;
+    body += text(10, y + 18, `offset ${offset}`, `font-size="14" fill="${DARK}"`);
+    for (let l = 0; l < 32; l++) body += rect(left + l * cell, y, cell - 4, 24, feeds[i].has(l) ? BLUE : '#f7fafc', 'stroke="#a0aec0" stroke-width="0.6"');
+    for (const e of reads) {
+      if (e.index === e.thread) continue; // past the warp's end: the lane keeps its own value
+      const strong = feeds[i].has(e.thread) && (i + 1 >= steps.length || feeds[i + 1].has(e.thread));
+      body += `<line x1="${at(e.index)}" y1="${y + 24}" x2="${at(e.thread)}" y2="${y + rowH - 4}" stroke="${strong ? ORANGE : '#a0aec0'}" stroke-width="${strong ? 2 : 0.8}"/>`;
+    }
+  });
+  const y = top + steps.length * rowH;
+  for (let l = 0; l < 32; l++) body += rect(left + l * cell, y, cell - 4, 24, l === 0 ? ORANGE : '#f7fafc', 'stroke="#a0aec0" stroke-width="0.6"');
+  body += text(10, y + 18, 'lane 0: total', `font-size="14" fill="${ORANGE}"`);
+  for (const l of [0, 8, 16, 24, 31]) body += text(at(l), top - 8, `lane ${l}`, 'font-size="11" text-anchor="middle" fill="#4a5568"');
+  body += text(left, y + 46, 'a line: the lower lane adds the register of the upper one (__shfl_down_sync); blue: lanes whose sums reach lane 0', 'font-size="12" fill="#4a5568"');
+  return { svg: svgDoc(left + 32 * cell + 10, y + 56, body), facts };
+}
+
 // Lab 06: one grid per halving step, each launched into the tail of the one before.
 export function recursive(runs) {
   const run = only(runs, 'recursive')[0];

@@ -34,8 +34,19 @@ export function loadResults(file) {
 // The default: the newest (by its "date") gpulab report of an H100 under docs/results/
 // (with accept(report), the newest one it accepts; null when there is none).
 export function newestH100Report(resultsDir, accept) {
+  const found = h100Reports(resultsDir, accept);
+  if (found.length === 0 && accept) return null;
+  if (found.length === 0) throw new DeckError(`no H100 report (schema ${SCHEMA}) under ${resultsDir}: give one with RESULTS=file.json`);
+  return found[0];
+}
+
+// Every such report, newest first.
+export function h100Reports(resultsDir, accept) {
   const found = [];
   const walk = (dir) => {
+    // A folder with a SUPERSEDED file (its one line says why) holds runs that a later one
+    // corrects: never a default source.
+    if (fs.existsSync(path.join(dir, 'SUPERSEDED'))) return;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
@@ -49,10 +60,8 @@ export function newestH100Report(resultsDir, accept) {
     }
   };
   if (fs.existsSync(resultsDir)) walk(resultsDir);
-  if (found.length === 0 && accept) return null;
-  if (found.length === 0) throw new DeckError(`no H100 report (schema ${SCHEMA}) under ${resultsDir}: give one with RESULTS=file.json`);
   found.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.p < b.p ? -1 : 1));
-  return found[0].p;
+  return found.map((f) => f.p);
 }
 
 // The lab entry whose folder name is `labDir` (e.g. "03-reduce-divergence"), or a DeckError.
@@ -80,4 +89,38 @@ export function commandOf(results) {
   if (profiled) parts.push('PROFILE=1');
   parts.push(`JSON=${path.basename(results.file)}`);
   return parts.join(' ');
+}
+
+// The default sources, one per lab: for each lab folder, the newest H100 report (outside
+// SUPERSEDED folders) that has that lab. Labs measured again later (08 and 09 on 2026-11-24)
+// come from the newer run; the rest from the newest run over them. Returns [[labDir, file]].
+export function newestPerLab(resultsDir, labDirs) {
+  return labDirs.map((d) => {
+    const has = (r) => r.labs.some((l) => l.lab === d && l.kernels.some((k) => k.time_ms != null));
+    return [d, newestH100Report(resultsDir, has)];
+  });
+}
+
+// Several reports as one: each lab's entry from its own file (the first file that has it,
+// in the order given), all of one device. The result's `sources` maps lab -> file.
+export function mergeResults(perLab) {
+  const loaded = new Map();
+  const load = (f) => { if (!loaded.has(f)) loaded.set(f, loadResults(f)); return loaded.get(f); };
+  const labs = [], sources = {};
+  let first = null;
+  for (const [labDir, file] of perLab) {
+    if (!file) continue;
+    const r = load(file);
+    first ??= r;
+    const d = r.report.device, d0 = first.report.device;
+    if (d.name !== d0.name || d.peak_gbps !== d0.peak_gbps || d.peak_gflops !== d0.peak_gflops)
+      throw new DeckError(`${file} was measured on ${d.name}, ${first.file} on ${d0.name}: one deck quotes one device`);
+    const entry = r.report.labs.find((l) => l.lab === labDir);
+    if (!entry) continue;
+    labs.push(entry);
+    sources[labDir] = r;
+  }
+  if (!first) throw new DeckError('no results file for any lab');
+  const newest = [...loaded.values()].sort((a, b) => (a.report.date < b.report.date ? 1 : -1))[0];
+  return { file: first.file, report: { ...newest.report, labs }, sources, files: [...loaded.keys()] };
 }

@@ -71,6 +71,11 @@ static void last_warp_syncwarp(Traced<int> block_data, unsigned int tid, unsigne
 {
 ${x('last-warp-syncwarp')}}
 
+static int warp_sum(int value)
+{
+${x('warp-sum')}    return value;
+}
+
 static void reduce_recursive(Traced<int> data, Traced<int> block_sums, unsigned int n, unsigned int block, unsigned int stride)
 {
 ${x('recursive-step')}}
@@ -136,6 +141,10 @@ int main()
         trace_print("last_warp_volatile", kv("count", count));
         trace_run_grid(dim3{1, 1, 1}, dim3{32, 1, 1}, [&] { last_warp_syncwarp(d, threadIdx.x, count); });
         trace_print("last_warp_syncwarp", kv("count", count));
+    }
+    { /* lab 05: one warp's shuffle sum */
+        trace_run_grid(dim3{1, 1, 1}, dim3{32, 1, 1}, [&] { warp_sum((int)threadIdx.x); });
+        trace_print("warp_sum", kv("lanes", 32));
     }
     { /* lab 06: 40 elements in blocks of 16 (the last block owns 8), one grid per halving step */
         unsigned int n = 40, block = 16;

@@ -179,4 +179,18 @@ static void trace_print(const char *scenario, const std::string &params)
     trace_events.clear();
 }
 
+/* __shfl_down_sync: the lane reads the register of lane + offset (its own past the warp's
+ * end, as on the GPU). Recorded as a read of "shfl" at the source lane, with the offset as a
+ * read of "offset"; each shuffle is a step. The value returned is the lane's own: the diagram
+ * shows who reads whom, and the excerpt's loop does not depend on the values. */
+template <class T> static T __shfl_down_sync(unsigned int, T value, unsigned int offset)
+{
+    int lane = linear_thread() % 32;
+    long long from = lane + (int)offset < 32 ? lane + (int)offset : lane;
+    trace_events.push_back({trace_grid, linear_block(), linear_thread(), trace_phase, 'R', "shfl", from});
+    trace_events.push_back({trace_grid, linear_block(), linear_thread(), trace_phase, 'R', "offset", (long long)offset});
+    trace_phase++;
+    return value;
+}
+
 #endif

@@ -61,6 +61,7 @@ function checkNumbers(deckText, report, seed, label) {
       const [a, b] = attrs['data-ratio'].split(':').map((r) => jsonValue(report, r));
       expected = (Number(attrs['data-scale'] || 1) * a) / b;
     } else if (attrs['data-device']) expected = report.device[attrs['data-device']];
+    else if (attrs['data-count'] === 'labs') expected = fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d)).length;
     else if (attrs['data-seed']) {
       const [key, n, t] = attrs['data-seed'].split(':');
       expected = n ? seed.cases.find((c) => c.n === Number(n) && c.tile === Number(t))?.[key] : seed[key];
@@ -85,8 +86,25 @@ check('make slides builds build/slides/index.html', built.status === 0 && fs.exi
 if (!fs.existsSync(html)) { console.log(`${passed} passed, ${failed + 1} failed`); process.exit(failed + 1); }
 const deckMd = fs.readFileSync(path.join(out, 'deck.md'), 'utf8');
 const deckHtml = fs.readFileSync(html, 'utf8');
-const resultsUsed = path.join(root, fs.readFileSync(path.join(out, 'results-used.txt'), 'utf8').trim());
-const report = JSON.parse(fs.readFileSync(resultsUsed, 'utf8'));
+// results-used.txt: "LAB FILE" per lab. The report the numbers are held to is rebuilt here from
+// those files, each lab's entry from its own file, all of one device.
+const used = fs.readFileSync(path.join(out, 'results-used.txt'), 'utf8').trim().split('\n').map((l) => l.split(' '));
+const usedFiles = [...new Set(used.map(([, f]) => path.join(root, f)))];
+const parsed = new Map(usedFiles.map((f) => [f, JSON.parse(fs.readFileSync(f, 'utf8'))]));
+const resultsUsed = path.join(root, used[0][1]);
+const report = { ...parsed.get(resultsUsed), labs: used.map(([lab, f]) => parsed.get(path.join(root, f)).labs.find((l) => l.lab === lab)) };
+check(`the deck's ${usedFiles.length} results files are of one device`, [...parsed.values()].every((r) => JSON.stringify(r.device) === JSON.stringify(report.device)));
+// Each lab from the newest H100 run that has it, none from a SUPERSEDED folder.
+attempt('each lab from the newest H100 run of it', () => {
+  const all = [];
+  const walk = (d) => { if (fs.existsSync(path.join(d, 'SUPERSEDED'))) return; for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else if (p.endsWith('.json')) { try { const r = JSON.parse(fs.readFileSync(p, 'utf8')); if (r.schema === 'gpulab-report/1' && r.backend === 'gpu' && /H100/.test(r.device?.name)) all.push({ p, r }); } catch { /* other JSON */ } } } };
+  walk(path.join(root, 'docs/results'));
+  const stale = used.filter(([lab, f]) => {
+    const mine = all.find((x) => x.p === path.join(root, f));
+    return !mine || all.some((x) => x.r.date > mine.r.date && x.r.labs.some((l) => l.lab === lab && l.kernels.some((k) => k.time_ms != null)));
+  });
+  check(`each of ${used.length} labs is quoted from the newest H100 run of it`, stale.length === 0, stale.map((x) => x.join(' ')).join('; '));
+});
 const seed = JSON.parse(execFileSync(path.join(out, 'seed_model'), ['4:2', '1024:16']).toString());
 
 const external = [...deckHtml.matchAll(/\b(?:src|href)="(https?:[^"]*)"/g)].map((m) => m[1]);
@@ -99,6 +117,55 @@ check('speaker notes are in the HTML', (deckHtml.match(/bespoke-marp-note/g) || 
 // ---- 3. numbers ----
 const spans = checkNumbers(deckMd, report, seed, path.relative(root, resultsUsed));
 check('the HTML shows the same numbers as the Markdown', spansOf(deckHtml).length === spans.length, `${spansOf(deckHtml).length} vs ${spans.length}`);
+
+// ---- 3b. no figure typed by hand ----
+// The sections' prose (speaker notes, code, directives removed) holds no measured-looking figure
+// (a number with x, %, a time, a rate or a size unit) and no count of the kit's things (labs,
+// kernels, rungs...) in digits or words: those come from directives, and a figure quoted from a
+// committed file goes through {{cite FILE | ...}}, which the build holds to that file.
+const UNITS = String.raw`(?:x\b|×|%|\s?(?:ms|us|µs|ns|s|GB\/s|TB\/s|GFLOP\/s|TFLOP\/s|cycles?|B|KB|MB|GB|KiB|MiB|GiB)\b)`;
+const COUNT_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
+function typedFigures(markdown) {
+  let t = markdown.replace(/<!--[\s\S]*?-->/g, '').replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '');
+  for (let before = null; before !== t; ) { before = t; t = t.replace(/\{\{[^{}]*\}\}/g, ''); } // innermost first
+  const found = [];
+  for (const line of t.split('\n')) {
+    for (const m of line.matchAll(new RegExp(String.raw`(?<![\w^.])\d[\d,.]*${UNITS}`, 'g'))) found.push(m[0]);
+    for (const m of line.matchAll(new RegExp(String.raw`\b(?:\d+|${COUNT_WORDS})\s+(?:labs?|kernels?|rungs?|slides?|variants?)\b`, 'gi'))) found.push(m[0]);
+  }
+  return found;
+}
+attempt('no figure typed by hand in slides/sections', () => {
+  const typed = [];
+  for (const f of fs.readdirSync(path.join(root, 'slides/sections'))) for (const x of typedFigures(fs.readFileSync(path.join(root, 'slides/sections', f), 'utf8'))) typed.push(`${f}: "${x}"`);
+  check('no figure typed by hand in slides/sections (use a directive or {{cite FILE | ...}})', typed.length === 0, typed.join('; '));
+  // The scan must see what it is for (the issue's own cases) and pass what is not a figure.
+  const caught = ['- Eight labs in `labs/`', 'a 60x miss', 'runs in 0.35 ms at 3 TB/s', 'counts 1.5x its DRAM bytes (608 MB)', 'the last two rungs beat CUB', 'all ten labs'].filter((x) => typedFigures(x).length > 0);
+  const flagged = ['- {{count labs}} labs: {{labs}}', '{{cite docs/x.md | 1.5x}}', '<!-- 3.42x in the notes -->', '`2048 x 16`', 'blocks of 256 threads', '2^24 ints at 4096^3'].filter((x) => typedFigures(x).length > 0);
+  check('the scan finds typed figures (6 cases) and passes directives, notes, code and sizes (6 cases)', caught.length === 6 && flagged.length === 0, `caught ${caught.length} of 6, flagged ${flagged.join(' | ')}`);
+});
+attempt('a cited figure must be in the file it cites', () => {
+  const tmp = copyTree();
+  try {
+    fs.appendFileSync(path.join(tmp, 'slides/sections/measured.md'), '\n\n{{cite docs/results/h100-2026-11-24-top.md | big_tiles 9.87x cuBLAS}}\n');
+    const r = generate(['--out', path.join(tmp, 'out')], tmp);
+    check('{{cite FILE | a figure not in FILE}}: the build fails and names the figure', r.status !== 0 && /does not have 9\.87/.test(r.stderr), r.stderr.trim());
+  } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
+});
+
+// ---- 3c. the cost-model slide's formula is checker/model.c's ----
+attempt('the formula on the cost-model slide', () => {
+  const div = /<div class="formula" data-formula="seed">([\s\S]*?)<\/div>/.exec(deckMd)?.[1] ?? '';
+  const plain = div.replace(/<span class="num"[^>]*>([^<]*)<\/span>/g, '$1').replace(/<[^>]+>/g, '').replace(/&nbsp;/g, ' ');
+  const g = Number(/g = ([\d,]+)/.exec(plain)?.[1].replace(/,/g, '')), s = Number(/s = ([\d,]+)/.exec(plain)?.[1].replace(/,/g, ''));
+  const js = (e) => e.replace(/⌈([^⌉]*)⌉/g, 'Math.ceil($1)').replace(/·/g, '*').replace(/(\d)([A-Za-z(])/g, '$1*$2');
+  const naive = /naive\(N\) = (.*?)\s+\(/.exec(plain)?.[1], tiled = /tiled\(N, T\) = (.*?)\s+\(per/.exec(plain)?.[1];
+  if (!naive || !tiled) { check('the cost-model slide shows naive(N) and tiled(N, T)', false, plain.slice(0, 200)); return; }
+  const fNaive = new Function('N', 'g', 's', `return ${js(naive)};`), fTiled = new Function('N', 'T', 'g', 's', `return ${js(tiled)};`);
+  const cases = JSON.parse(execFileSync(path.join(out, 'seed_model'), ['4:2', '1024:16', '1000:32', '17:5']).toString()).cases;
+  const off = cases.filter((c) => fNaive(c.n, g, s) !== c.naive || fTiled(c.n, c.tile, g, s) !== c.tiled);
+  check(`the slide's formula (g = ${g}, s = ${s}) gives checker/model.c's cycles in ${cases.length} cases`, off.length === 0 && g > 0 && s > 0, JSON.stringify(off));
+});
 
 // ---- 4. code excerpts ----
 attempt('every code listing is the marked lines of solutions/', () => {
@@ -137,7 +204,7 @@ attempt('changing a marked solution line changes the deck', () => {
     const src = fs.readFileSync(file, 'utf8');
     if (!src.includes(before)) throw new Error(`the test's line is no longer in ${file}: update the test`);
     fs.writeFileSync(file, src.replace(before, after));
-    const r = generate(['--results', resultsUsed, '--out', path.join(tmp, 'out')], tmp);
+    const r = generate(['--out', path.join(tmp, 'out')], tmp);
     const changed = r.status === 0 ? fs.readFileSync(path.join(tmp, 'out/deck.md'), 'utf8') : '';
     const figure = (md) => /<img alt="reduce-steps:neighbored" src="([^"]*)"/.exec(md)?.[1];
     const count = (text, s) => text.split(s).length - 1;
@@ -171,26 +238,29 @@ attempt('a lab folder without a section is a build error', () => {
   const tmp = copyTree();
   try {
     fs.mkdirSync(path.join(tmp, 'labs/10-new-lab'));
-    const r = generate(['--results', resultsUsed, '--out', path.join(tmp, 'out')], tmp);
+    const r = generate(['--out', path.join(tmp, 'out')], tmp);
     check('a new lab without a section: the build fails and names the template to write', r.status !== 0 && r.stderr.includes('slides/sections/10-new-lab.md'), r.stderr.trim());
   } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
 });
 
 // ---- 6. another results file ----
 attempt('RESULTS= another run', () => {
-  // Another report of a run over every lab (a profile of a few labs is not a deck's source).
-  const labs = fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d));
-  const everyLab = (f) => {
-    try { return labs.every((d) => JSON.parse(fs.readFileSync(f, 'utf8')).labs.some((l) => l.lab === d)); } catch { return false; }
-  };
-  const other = fs.readdirSync(path.dirname(resultsUsed)).map((f) => path.join(path.dirname(resultsUsed), f)).find((f) => f.endsWith('.json') && f !== resultsUsed && everyLab(f));
-  if (!other) { check('RESULTS= another run (no second report next to the default)', true); return; }
+  // Another run of every lab and kernel: the deck's own numbers with every time doubled and
+  // every rate halved, in one file; the deck built from it must show those numbers.
   const tmpBuild = fs.mkdtempSync(path.join(os.tmpdir(), 'slides-other-'));
   try {
+    const other = path.join(tmpBuild, 'other-run.json');
+    const scaled = (k) => k && { ...k, time_ms: k.time_ms != null ? 2 * k.time_ms : k.time_ms, gbps: k.gbps != null ? k.gbps / 2 : k.gbps, gflops: k.gflops != null ? k.gflops / 2 : k.gflops, pct_peak: k.pct_peak != null ? k.pct_peak / 2 : k.pct_peak, also_timed: (k.also_timed ?? []).map((t) => ({ ...t, time_ms: 2 * t.time_ms })) };
+    const otherReport = { ...report, date: '2000-01-01T00:00:00Z', labs: report.labs.map((l) => ({ ...l, kernels: l.kernels.map(scaled), library: l.library && { ...l.library, result: scaled(l.library.result) } })) };
+    fs.writeFileSync(other, JSON.stringify(otherReport));
     const r = generate(['--results', other, '--out', tmpBuild]);
     const md = r.status === 0 ? fs.readFileSync(path.join(tmpBuild, 'deck.md'), 'utf8') : '';
-    check(`RESULTS=${path.relative(root, other)} builds`, r.status === 0, r.stderr);
-    if (md) checkNumbers(md, JSON.parse(fs.readFileSync(other, 'utf8')), seed, path.relative(root, other));
+    check('RESULTS=another-run.json builds, from that file alone', r.status === 0 && fs.readFileSync(path.join(tmpBuild, 'results-used.txt'), 'utf8').trim().split('\n').every((l) => l.endsWith('other-run.json')), r.stderr);
+    if (md) {
+      checkNumbers(md, otherReport, seed, 'RESULTS=another-run.json');
+      const t = report.labs.find((l) => l.lab === '03-reduce-divergence').kernels[0].time_ms;
+      check('its numbers are not the default run\'s', md.includes(`data-src="03-reduce-divergence/neighbored/time_ms" data-digits="4">${(2 * t).toFixed(4)}`));
+    }
   } finally { fs.rmSync(tmpBuild, { recursive: true, force: true }); }
 });
 
@@ -244,6 +314,42 @@ async function browserChecks() {
     check(`${count} slides screenshotted to ${path.relative(root, screens)}/, none blank`, blank.length === 0, blank.join(', '));
     check('no slide overflows its frame', overflow.length === 0, overflow.join('; '));
     check('no console error, page error or failed request', problems.length === 0, problems.slice(0, 5).join('; '));
+    // Labels: in every chart and diagram, no two pieces of text overlap. Each SVG is opened on
+    // its own and every <text>'s box is taken through its transform (rotated tick labels are
+    // rotated boxes), then tested pairwise by separating axes, less a pixel of slack.
+    const svgs = await page.evaluate(() => [...document.images].filter((i) => i.src.startsWith('data:image/svg+xml;base64,')).map((i) => ({ alt: i.alt, b64: i.src.split(',')[1] })));
+    const overlapping = [];
+    const seenSvg = new Set();
+    for (const { alt, b64 } of svgs) {
+      if (seenSvg.has(b64)) continue;
+      seenSvg.add(b64);
+      await page.setContent(`<!DOCTYPE html><html><body style="margin:0">${Buffer.from(b64, 'base64').toString('utf8').replace(/<\?xml[^>]*>/, '').replace(/<!DOCTYPE[^>]*>/, '')}</body></html>`);
+      await page.evaluate(() => document.fonts.ready);
+      const clashes = await page.evaluate(() => {
+        const boxes = [];
+        for (const t of document.querySelectorAll('svg text')) {
+          const s = t.textContent.trim();
+          if (!s) continue;
+          const b = t.getBBox();
+          if (b.width === 0 || b.height === 0) continue;
+          const m = t.getScreenCTM();
+          const slack = 1;
+          const corners = [[b.x + slack, b.y + slack], [b.x + b.width - slack, b.y + slack], [b.x + b.width - slack, b.y + b.height - slack], [b.x + slack, b.y + b.height - slack]]
+            .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+          boxes.push({ s, corners });
+        }
+        const axes = (c) => [0, 1].map((i) => { const dx = c[i + 1][0] - c[i][0], dy = c[i + 1][1] - c[i][1]; return [-dy, dx]; });
+        const project = (c, [ax, ay]) => { const v = c.map(([x, y]) => x * ax + y * ay); return [Math.min(...v), Math.max(...v)]; };
+        const meet = (p, q) => [...axes(p), ...axes(q)].every((a) => { const [p0, p1] = project(p, a), [q0, q1] = project(q, a); return p1 > q0 && q1 > p0; });
+        const out = [];
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++)
+          if (meet(boxes[i].corners, boxes[j].corners)) out.push(`"${boxes[i].s}" and "${boxes[j].s}"`);
+        return { out, n: boxes.length };
+      });
+      if (clashes.out.length) overlapping.push(`${alt}: ${clashes.out.slice(0, 3).join(', ')}${clashes.out.length > 3 ? ` (${clashes.out.length} in all)` : ''}`);
+    }
+    check(`no two labels overlap in the deck's ${seenSvg.size} charts and diagrams (boxes measured in Chromium)`, seenSvg.size >= 10 && overlapping.length === 0, overlapping.join('; '));
+
   } finally {
     await browser.close();
   }
