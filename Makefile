@@ -317,6 +317,13 @@ endif
 	@$(MAKE) --no-print-directory test-grader
 	@$(MAKE) --no-print-directory test-slides
 	@$(MAKE) --no-print-directory test-view
+	@$(MAKE) --no-print-directory test-figures
+
+# Every measured figure of the READMEs names the committed run it is from (tests/docs/figures.mjs).
+.PHONY: test-figures
+test-figures:
+	@tools/setup slides
+	@node tests/docs/figures.mjs
 
 clean:
 	rm -rf $(BUILD)
