@@ -93,6 +93,18 @@ static _Noreturn void fail(int code, const char *fmt, ...)
     _exit(code);
 }
 
+/* "NN-lab/file.cu" of a path, the form the emulator's diagnostics name a source line in. */
+static const char *lab_path(const char *file)
+{
+    const char *last = strrchr(file, '/');
+    if (!last)
+        return file;
+    const char *start = last;
+    while (start > file && start[-1] != '/')
+        start--;
+    return start > file ? start : file;
+}
+
 void lab_cuda_check(cudaError_t status, const char *what, const char *file, int line)
 {
     if (status == cudaSuccess)
@@ -100,7 +112,7 @@ void lab_cuda_check(cudaError_t status, const char *what, const char *file, int 
     /* A GPU says only "misaligned address"; the emulator's own message carries the tag and more. */
     const char *message = cudaGetErrorString(status);
     int untagged_misaligned = status == cudaErrorMisalignedAddress && !strstr(message, "[misaligned]");
-    fail(EXIT_CUDA, "%s%s:%d: %s failed during %s: %s (%s)%s", untagged_misaligned ? "[misaligned] " : "", file, line,
+    fail(EXIT_CUDA, "%s%s:%d: %s failed during %s: %s (%s)%s", untagged_misaligned ? "[misaligned] " : "", lab_path(file), line,
          what, g_stage, message, cudaGetErrorName(status),
          untagged_misaligned ? ": an access of N bytes (a float4 or an int4: 16) must start at an address that is a "
                                "multiple of N"

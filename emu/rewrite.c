@@ -21,12 +21,16 @@
  *                          memory, closed to host code like a cudaMalloc block)
  *                       -> __device__ EMU_DEVICE_CONST   (emu_device_ro, for a const one)
  *
+ * At its end, the output lists the lines that access memory through something volatile
+ * (volatile_lines below), for the warp-synchronous check.
+ *
  * Text is only moved, never dropped, and a launch keeps its line breaks, so the
  * lines of the output match the input and #line 1 "NAME" makes compiler
  * messages point at the student's file and line.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,6 +609,102 @@ static void rewrite(buf *out)
     }
 }
 
+/* ---- volatile accesses ----
+ * The load/store hooks cannot tell a volatile access from another, and the legacy
+ * warp-synchronous idiom (lab 05's last warp) works only through volatile ones: without it,
+ * the compiler may keep each lane's value in a register. So the output ends with the lines of
+ * this file that access memory through something volatile, as a string in the section
+ * emu_volatile_lines ("NAME<TAB>line line ...\n"), which the runtime reads (emu_diag.c):
+ * a line counts when it has the word volatile (a declaration, a cast) or names a variable or
+ * parameter declared volatile anywhere in the file. Data only: no code of the file's own runs
+ * before main(), and a line wrongly counted only keeps the old warning. */
+static int type_word(const char *w, size_t n)
+{
+    static const char *const words[] = {"int", "unsigned", "signed", "char", "short", "long", "float", "double",
+                                        "bool", "void", "const", "volatile", "struct", "auto", "restrict",
+                                        "__restrict__", "__restrict", "size_t", "int32_t", "uint32_t", "int64_t",
+                                        "uint64_t", "float2", "float4", "int2", "int4", "uint2", "uint4"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0)
+            return 1;
+    return 0;
+}
+
+static void volatile_lines(buf *out)
+{
+    int lines = line_of(len) + 1;
+    char *marked = calloc((size_t)lines + 1, 1);
+    size_t names[256][2];
+    int name_count = 0;
+    if (!marked)
+        return;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < len;) {
+            size_t j = skip_literal(i);
+            if (j != i) {
+                i = j;
+                continue;
+            }
+            if (!is_ident((unsigned char)src[i]) || (i > 0 && is_ident((unsigned char)src[i - 1]))) {
+                i++;
+                continue;
+            }
+            size_t e = word_end(i);
+            if (pass == 0 && word_is(i, e, "volatile")) {
+                marked[line_of(i)] = 1;
+                /* the name it declares: the last word before = ; , ) [ ( { > at this depth */
+                size_t k = e, last = 0, last_end = 0;
+                while (k < len && !strchr("=;,)[({>", src[k])) {
+                    size_t l = skip_literal(k);
+                    if (l != k) {
+                        k = l;
+                    } else if (is_ident((unsigned char)src[k])) {
+                        last = k;
+                        last_end = word_end(k);
+                        k = last_end;
+                    } else {
+                        k++;
+                    }
+                }
+                if (last_end > last && !type_word(src + last, last_end - last) && !isdigit((unsigned char)src[last]) &&
+                    name_count < 256) {
+                    names[name_count][0] = last;
+                    names[name_count++][1] = last_end;
+                }
+            } else if (pass == 1) {
+                for (int n = 0; n < name_count; n++)
+                    if (e - i == names[n][1] - names[n][0] && memcmp(src + i, src + names[n][0], e - i) == 0)
+                        marked[line_of(i)] = 1;
+            }
+            i = e;
+        }
+    }
+    uint64_t h = 1469598103934665603ull; /* a name of its own per file: headers get one too */
+    for (const char *p = in_name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    char head[400];
+    snprintf(head, sizeof head,
+             "\n#ifndef EMU_VOLATILE_LINES_%016llx\n#define EMU_VOLATILE_LINES_%016llx\n"
+             "__attribute__((section(\"emu_volatile_lines\"), used)) static const char "
+             "emu_volatile_lines_%016llx[] = \"",
+             (unsigned long long)h, (unsigned long long)h, (unsigned long long)h);
+    puts_(out, head);
+    for (const char *p = in_name; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            puts_(out, "\\");
+        put(out, p, 1);
+    }
+    puts_(out, "\\t");
+    for (int l = 1; l <= lines; l++)
+        if (marked[l]) {
+            char number[16];
+            snprintf(number, sizeof number, "%d ", l);
+            puts_(out, number);
+        }
+    puts_(out, "\\n\";\n#endif\n");
+    free(marked);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
@@ -638,6 +738,7 @@ int main(int argc, char **argv)
     puts_(&out, "\"\n");
     check_device_sync();
     rewrite(&out);
+    volatile_lines(&out);
 
     FILE *o = fopen(argv[2], "wb");
     if (!o) {

@@ -348,3 +348,47 @@ void emu_symbolizer_start(void)
 }
 
 void emu_symbolizer_seal(void) { sealed = 1; }
+
+/* ---- volatile accesses ---- */
+
+/* emu/rewrite ends every file it rewrites with the lines that access memory through something
+ * volatile, in this section: "NAME<TAB>line line ...\n" per file, NUL-terminated. */
+extern const char __start_emu_volatile_lines[] __attribute__((weak));
+extern const char __stop_emu_volatile_lines[] __attribute__((weak));
+
+int emu_site_volatile(uintptr_t site)
+{
+    char where[512];
+    emu_describe_line(site, where, sizeof where);
+    char *colon = strrchr(where, ':');
+    if (!colon || !__start_emu_volatile_lines || !__stop_emu_volatile_lines)
+        return -1;
+    *colon = 0;
+    long line = strtol(colon + 1, NULL, 10);
+    for (const char *entry = __start_emu_volatile_lines; entry < __stop_emu_volatile_lines;) {
+        if (!*entry) { /* the padding between two files' entries */
+            entry++;
+            continue;
+        }
+        size_t length = strnlen(entry, (size_t)(__stop_emu_volatile_lines - entry));
+        const char *tab = memchr(entry, '\t', length);
+        if (tab) {
+            char name[512];
+            snprintf(name, sizeof name, "%.*s", (int)(tab - entry), entry);
+            if (strcmp(short_path(name), where) == 0) {
+                for (const char *p = tab + 1; p < entry + length;) {
+                    char *end;
+                    long listed = strtol(p, &end, 10);
+                    if (end == p)
+                        break;
+                    if (listed == line)
+                        return 1;
+                    p = end;
+                }
+                return 0;
+            }
+        }
+        entry += length;
+    }
+    return -1;
+}

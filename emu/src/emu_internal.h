@@ -68,6 +68,9 @@ void emu_symbolizer_start(void);
 void emu_symbolizer_seal(void);
 /* Writes "file:line" alone (no function) for a code address into buf. */
 void emu_describe_line(uintptr_t site, char *buf, size_t size);
+/* 1 when the source line of a code address accesses memory through something volatile (as
+ * emu/rewrite listed it), 0 when its file's list lacks the line, -1 when the file has none. */
+int emu_site_volatile(uintptr_t site);
 /* Names the variable of the program image that holds addr ("sdata", with the byte
  * offset into it in *offset); returns 0 when there is no such symbol. */
 int emu_describe_data(uintptr_t addr, char *name, size_t size, size_t *offset);

@@ -191,6 +191,23 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
             }
             return 0;
         }
+        /* Warned of, the legacy idiom runs on only through volatile accesses: the lockstep here
+         * keeps every access the compiler emitted, but without volatile a GPU's compiler keeps
+         * the values in registers, and the exchange is wrong even where lanes run in lockstep. */
+        uintptr_t load_site = kind == K_LOAD ? site : hit->kind == K_LOAD ? hit->site : 0;
+        if (load_site && emu_site_volatile(load_site) == 0) { /* the load that may read a stale value */
+            emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_WARP_SYNC, site, l,
+                          "%s, and the load of the exchange is not volatile. The legacy "
+                          "warp-synchronous idiom (the last warp with no __syncwarp()) needs a volatile pointer "
+                          "(volatile int *v = ...): without it the compiler may keep each lane's value in a "
+                          "register, so a lane reads its partner's old value from memory, or the partner's store "
+                          "comes only at the end, and the sum is wrong on a GPU even where the lanes of a warp "
+                          "run together. The result here may still be right: the emulator's compiler happened to "
+                          "keep the accesses. Declare the pointer volatile; better, put __syncwarp() between the "
+                          "steps or pass the values with __shfl_down_sync(), which are right on every GPU",
+                          what);
+            return -1;
+        }
         /* a warning: once per pair of sites (and of source lines) for the whole run */
         if (pair_seen(xchg_seen, &xchg_seen_n, hit->site, site))
             return 0;

@@ -696,6 +696,21 @@ static void test_broken_volatile_last_warp_warn(void)
     }
 }
 
+/* Without volatile, the legacy idiom fails even where warp-sync findings are warnings. */
+static void test_broken_plain_last_warp_warn(void)
+{
+    static const char *const env[] = {"EMU_WARP_SYNC=warn", NULL};
+    static case_run r;
+    run_case(case_warp, 4, env, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[warp-sync]", "warp_exchange.cu", "plain-16")); /* the load */
+    CU_ASSERT(names_line(&r, "warp_exchange.cu", "plain-32"));              /* the other lane's store */
+    CU_ASSERT(has(&r, "the load of the exchange is not volatile"));
+    CU_ASSERT(has(&r, "keep each lane's value in a register"));
+    CU_ASSERT_FALSE(has(&r, "emu: warning: [warp-sync]"));
+}
+
 static int case_uninit_shared(int variant, int *value) { return broken_uninit_shared(variant, value); }
 static int case_uninit_global(int variant, int *value) { return broken_uninit_global(variant, value); }
 static int case_sync_mask(int variant, int *value) { return broken_sync_mask(variant, value); }
@@ -872,6 +887,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: stride >> 1 (probable endless loop)", test_broken_endless_stride) ||
         !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp: [warp-sync] error)", test_broken_volatile_last_warp) ||
         !CU_add_test(s, "broken: volatile last warp, EMU_WARP_SYNC=warn (a warning)", test_broken_volatile_last_warp_warn) ||
+        !CU_add_test(s, "broken: last warp without volatile, EMU_WARP_SYNC=warn (an error)", test_broken_plain_last_warp_warn) ||
         !CU_add_test(s, "broken: a lane overwrites what another lane read (write after read: [warp-sync])",
                      test_broken_write_after_read_in_warp) ||
         !CU_add_test(s, "broken: reduction, edge threads leave shared memory unwritten ([uninitialized-shared])", test_broken_uninit_shared) ||

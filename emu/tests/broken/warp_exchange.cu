@@ -32,6 +32,24 @@ __global__ void last_warp_volatile(const int *in, int *out)
         out[0] = v[0];
 }
 
+/* The same idiom with `volatile` left out: the exchange goes through plain accesses. */
+__global__ void last_warp_plain(const int *in, int *out)
+{
+    __shared__ int s[64];
+    unsigned int t = threadIdx.x;
+    s[t] = in[t];
+    s[t + 32] = in[t + 32];
+    int *p = s;
+    p[t] += p[t + 32]; // @plain-32
+    p[t] += p[t + 16]; // @plain-16
+    p[t] += p[t + 8];
+    p[t] += p[t + 4];
+    p[t] += p[t + 2];
+    p[t] += p[t + 1];
+    if (t == 0)
+        out[0] = p[0];
+}
+
 __global__ void last_warp_syncwarp(const int *in, int *out)
 {
     __shared__ int s[64];
@@ -89,6 +107,8 @@ extern "C" int broken_warp_exchange(int variant, int *sum)
         last_warp_syncwarp<<<1, 32>>>(in, out);
     else if (variant == 3)
         last_warp_no_read_sync<<<1, 32>>>(in, out);
+    else if (variant == 4)
+        last_warp_plain<<<1, 32>>>(in, out);
     else
         last_warp_shuffle<<<1, 32>>>(in, out);
     int e = cudaDeviceSynchronize();
