@@ -217,9 +217,9 @@ static void print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         else if (k->correct && k->time_ms >= 0) {
             timed_size t = main_timing(k);
             print_gpu_timing(out, lab, timed, &t);
-            for (int a = 0; a < k->also_count; a++) {
-                fprintf(out, "  %-25s", "");
-                print_gpu_timing(out, lab, timed, &k->also[a]);
+            for (int a = 0; a < k->also_count; a++) { /* the other size in the name's column */
+                fprintf(out, "    %-23s", k->also[a].size);
+                print_gpu_timing(out, lab, k->also[a].size, &k->also[a]);
             }
         }
         else

@@ -247,6 +247,20 @@ static void test_library_and_sizes(void)
     CU_ASSERT_PTR_NOT_NULL(second ? strstr(second, "50.0%\n") : NULL);
     CU_ASSERT(longest_line(text) <= 80);
     free(text);
+
+    /* the lab's table on a GPU: the library's row, the second size beside its rates */
+    out = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    report_print_lab(out, &run, &run.labs[0], 0);
+    fclose(out);
+    text = read_all(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT(longest_line(text) <= 80);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "timed case n=268435456\n"));
+    const char *other = strstr(text, "\n    n=16777216 "); /* the second size, its share of the library's */
+    CU_ASSERT_PTR_NOT_NULL(other);
+    CU_ASSERT_PTR_NOT_NULL(other ? strstr(other, "50.0%\n") : NULL);
+    free(text);
     remove(path);
 }
 
