@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *emu_kind_name(int kind) { return kind == K_LOAD ? "load" : kind == K_STORE ? "store" : "atomic"; }
@@ -156,6 +157,40 @@ static int race_found(emu_lane *l, uintptr_t site, const char *what)
     return 0;
 }
 
+/* The line of a code address, and its file in `file`; 0 when unknown. */
+static long line_of_site(uintptr_t site, char *file, size_t size)
+{
+    emu_describe_line(site, file, size);
+    char *colon = strrchr(file, ':');
+    if (!colon)
+        return 0;
+    *colon = 0;
+    return strtol(colon + 1, NULL, 10);
+}
+
+/* What a race between warps suggests. When the thread of the earlier access waits at a barrier
+ * whose line lies between the two accesses' lines, a barrier is there, but the two accesses are
+ * in different iterations of a loop (that thread went on to the next one): the loop lacks a
+ * second barrier, after the last use of the data the next iteration overwrites. */
+static void race_hint(uintptr_t site, uintptr_t other_site, const emu_lane *other, char *hint, size_t size)
+{
+    char file[512], other_file[512], barrier_file[512];
+    snprintf(hint, size, "a missing __syncthreads()?");
+    if (other->state != L_BARRIER)
+        return;
+    long line = line_of_site(site, file, sizeof file), other_line = line_of_site(other_site, other_file, sizeof other_file);
+    long barrier = line_of_site(other->site, barrier_file, sizeof barrier_file);
+    long low = line < other_line ? line : other_line, high = line < other_line ? other_line : line;
+    if (!line || !other_line || !barrier || strcmp(file, other_file) != 0 || strcmp(file, barrier_file) != 0 ||
+        barrier <= low || barrier >= high)
+        return;
+    snprintf(hint, size,
+             "the __syncthreads() at line %ld lies between the two lines, but the other thread passed it and went "
+             "on around the loop: the accesses belong to different iterations (phases). A barrier at the end of "
+             "the loop body, after the last use of what the next iteration overwrites, is missing",
+             barrier);
+}
+
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
 {
     char mem[320], other[512], where[512], what[1800], kernel[300];
@@ -238,12 +273,14 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
                        space, addr);
     emu_describe_line(hit->site, other, sizeof other);
     emu_describe_memory(space, addr, mem, sizeof mem);
+    char hint[400];
+    race_hint(site, hit->site, o, hint, sizeof hint);
     snprintf(what, sizeof what,
              "race%s, block (%u,%u,%u): thread (%u,%u,%u) (warp %u) %s %s, which thread (%u,%u,%u) (warp %u) %s at "
              "%s in the same barrier interval: no __syncthreads() orders the two accesses, so on a GPU either may "
-             "come first (a missing __syncthreads()?)",
+             "come first (%s)",
              kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, warp, verb_now(kind),
-             mem, o->tid.x, o->tid.y, o->tid.z, hit->thread / 32, verb_past(hit->kind), other);
+             mem, o->tid.x, o->tid.y, o->tid.z, hit->thread / 32, verb_past(hit->kind), other, hint);
     return race_found(l, site, what);
 }
 

@@ -454,6 +454,7 @@ static void test_broken_matmul_no_sync_after_load(void)
     CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "load-store-B")); /* the store */
     CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "load-use"));     /* the earlier load */
     CU_ASSERT(has(&r, "a missing __syncthreads()?"));
+    CU_ASSERT_FALSE(has(&r, "different iterations"));
 }
 
 static void test_broken_matmul_no_sync_after_use(void)
@@ -467,6 +468,13 @@ static void test_broken_matmul_no_sync_after_use(void)
     CU_ASSERT(has(&r, "(warp 0) stored at"));
     CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "use-use"));     /* the load */
     CU_ASSERT(names_line(&r, "matmul_missing_sync.cu", "use-store-B")); /* the earlier store */
+    /* a barrier is there, between the two lines: the hint is the loop's second barrier */
+    char hint[200];
+    snprintf(hint, sizeof hint, "the __syncthreads() at line %d lies between the two lines",
+             marker_line("matmul_missing_sync.cu", "use-store-B") + 1);
+    CU_ASSERT(has(&r, hint));
+    CU_ASSERT(has(&r, "different iterations (phases)"));
+    CU_ASSERT_FALSE(has(&r, "a missing __syncthreads()?"));
 }
 
 static void test_broken_reduce_shared(void)
