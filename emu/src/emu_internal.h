@@ -336,6 +336,9 @@ void emu_describe_thread(char *buf, size_t size);
 void emu_describe_memory(int space, uintptr_t a, char *buf, size_t size);
 /* Lane l's access conflicts (emu_race_access): -1 when the kernel must stop. */
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit);
+/* A shuffle whose offset reaches past its width (every lane gets its own value back): a
+ * warning, once per site. */
+void emu_report_shuffle_offset(uintptr_t site, const char *name, int offset, int width);
 /* Sets the fault for an uninitialized read of lane (thread lin) at site: byte bad of the access is unwritten. */
 void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
                        unsigned int bad);

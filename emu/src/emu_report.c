@@ -157,6 +157,27 @@ static int race_found(emu_lane *l, uintptr_t site, const char *what)
     return 0;
 }
 
+void emu_report_shuffle_offset(uintptr_t site, const char *name, int offset, int width)
+{
+    static uintptr_t warned[16];
+    static unsigned int warned_n;
+    int w = width > 0 && width <= 32 ? width : 32;
+    if (offset < w)
+        return;
+    for (unsigned int i = 0; i < warned_n && i < 16; i++)
+        if (warned[i] == site)
+            return;
+    warned[warned_n++ % 16] = site;
+    char where[512];
+    emu_describe_site(site, where, sizeof where);
+    fprintf(stderr,
+            "emu: warning: %s: %s with offset %d, the whole width (%d) or more: every lane gets its own value "
+            "back, so a reduction step that adds it doubles the value instead of adding a partner's; a warp's "
+            "tree of shuffles starts at half the width (%d)\n",
+            where, name, offset, w, w / 2);
+    fflush(stderr);
+}
+
 /* The line of a code address, and its file in `file`; 0 when unknown. */
 static long line_of_site(uintptr_t site, char *file, size_t size)
 {

@@ -240,6 +240,8 @@ int emu_warp_round(emu_lane **g, int n)
     }
     if (check_masks(g, n, present, byl) != 0)
         return -1;
+    if (op == EMU_SHFL_UP || op == EMU_SHFL_DOWN || op == EMU_SHFL_XOR)
+        emu_report_shuffle_offset(g[0]->site, op_name(op), g[0]->arg, g[0]->width);
     unsigned int base = g[0]->lin & ~31u;
     if (emu_trace_on)
         emu_trace_warp_op(g, n);

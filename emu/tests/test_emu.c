@@ -719,6 +719,20 @@ static void test_broken_plain_last_warp_warn(void)
     CU_ASSERT_FALSE(has(&r, "emu: warning: [warp-sync]"));
 }
 
+/* A shuffle tree from offset 32: a wrong sum (doubled at the first step), and a warning naming
+ * the line and the offset. */
+static void test_broken_shuffle_from_32(void)
+{
+    static case_run r;
+    run_case(case_warp, 5, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 2 * 64 * 65 / 2);
+    CU_ASSERT(names_line(&r, "warp_exchange.cu", "shuffle-32"));
+    CU_ASSERT(has(&r, "emu: warning: "));
+    CU_ASSERT(has(&r, "__shfl_down_sync with offset 32, the whole width (32) or more"));
+}
+
 static int case_uninit_shared(int variant, int *value) { return broken_uninit_shared(variant, value); }
 static int case_uninit_global(int variant, int *value) { return broken_uninit_global(variant, value); }
 static int case_sync_mask(int variant, int *value) { return broken_sync_mask(variant, value); }
@@ -896,6 +910,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp: [warp-sync] error)", test_broken_volatile_last_warp) ||
         !CU_add_test(s, "broken: volatile last warp, EMU_WARP_SYNC=warn (a warning)", test_broken_volatile_last_warp_warn) ||
         !CU_add_test(s, "broken: last warp without volatile, EMU_WARP_SYNC=warn (an error)", test_broken_plain_last_warp_warn) ||
+        !CU_add_test(s, "broken: shuffles from offset 32 (a warning)", test_broken_shuffle_from_32) ||
         !CU_add_test(s, "broken: a lane overwrites what another lane read (write after read: [warp-sync])",
                      test_broken_write_after_read_in_warp) ||
         !CU_add_test(s, "broken: reduction, edge threads leave shared memory unwritten ([uninitialized-shared])", test_broken_uninit_shared) ||

@@ -19,7 +19,7 @@ int broken_matmul_wrong_tile_index(void);    /* matmul_wrong_tile_index.cu: out-
 int broken_endless_stride(void);             /* endless_stride.cu: probable endless loop */
 /* warp_exchange.cu: 0 volatile last warp (warp-sync error; a warning with EMU_WARP_SYNC=warn),
  * 1 with __syncwarp, 2 with shuffles, 3 no __syncwarp after the read, 4 the last warp without
- * volatile (a warp-sync error even with EMU_WARP_SYNC=warn) */
+ * volatile (a warp-sync error even with EMU_WARP_SYNC=warn), 5 shuffles from offset 32 (a warning) */
 int broken_warp_exchange(int variant, int *sum);
 /* uninitialized.cu: shared 0 static, 1 dynamic (broken), 2 fixed; global 0 never written,
  * 1 copied from unwritten memory (broken), 2 memset, 3 written by a kernel (clean) */

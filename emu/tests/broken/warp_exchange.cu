@@ -93,6 +93,17 @@ __global__ void last_warp_shuffle(const int *in, int *out)
         out[0] = v;
 }
 
+/* The shuffle tree started at offset 32: each lane adds its own value (the sum doubles). */
+__global__ void last_warp_shuffle_from_32(const int *in, int *out)
+{
+    unsigned int t = threadIdx.x;
+    int v = in[t] + in[t + 32];
+    for (int offset = 32; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, offset); // @shuffle-32
+    if (t == 0)
+        out[0] = v;
+}
+
 extern "C" int broken_warp_exchange(int variant, int *sum)
 {
     int h[64], *in, *out;
@@ -109,6 +120,8 @@ extern "C" int broken_warp_exchange(int variant, int *sum)
         last_warp_no_read_sync<<<1, 32>>>(in, out);
     else if (variant == 4)
         last_warp_plain<<<1, 32>>>(in, out);
+    else if (variant == 5)
+        last_warp_shuffle_from_32<<<1, 32>>>(in, out);
     else
         last_warp_shuffle<<<1, 32>>>(in, out);
     int e = cudaDeviceSynchronize();
