@@ -109,6 +109,10 @@ static int install_filter(char *why, size_t size)
         {SCMP_SYS(madvise), 1, {when(0, SCMP_CMP_GE, hi, 0)}},
         /* new mappings where the kernel chooses (MAP_FIXED could replace a page of the image) */
         {SCMP_SYS(mmap), 2, {no_exec, when(3, SCMP_CMP_MASKED_EQ, MAP_FIXED | MAP_FIXED_NOREPLACE, 0)}},
+        /* realloc() of a large block (the runtime's growing logs and tables): a mapping outside the
+         * image moved where the kernel chooses; mremap cannot make a page executable */
+        {SCMP_SYS(mremap), 2, {when(0, SCMP_CMP_LT, lo, 0), when(3, SCMP_CMP_MASKED_EQ, MREMAP_FIXED, 0)}},
+        {SCMP_SYS(mremap), 2, {when(0, SCMP_CMP_GE, hi, 0), when(3, SCMP_CMP_MASKED_EQ, MREMAP_FIXED, 0)}},
         /* descriptors: their flags, never a copy of one */
         {SCMP_SYS(fcntl), 1, {when(1, SCMP_CMP_EQ, F_GETFD, 0)}},
         {SCMP_SYS(fcntl), 1, {when(1, SCMP_CMP_EQ, F_SETFD, 0)}},
