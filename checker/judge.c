@@ -69,7 +69,7 @@ static void set_failure(kernel_report *k, check_verdict verdict, const char *fmt
 void stage_judge(const check_options *opt, const check_variant *v, const check_case_set *set, const run_outcome *o,
                  kernel_report *k)
 {
-    char message[1200];
+    char message[2048];
     (void)opt;
     k->correct = 0;
     k->verdict = VERDICT_NO_OUTPUT;
@@ -121,7 +121,7 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
         /* The timed runs had other inputs: a result kept from the first run is wrong there. */
         const check_case *timing = c == set->timed ? &set->timing : cs;
         if (cs->repeats > 0 && !validate_output(v, timing, &o->out, c, LABIO_OUT_LAST, message, sizeof message, NULL)) {
-            char detail[1400];
+            char detail[2300];
             snprintf(detail, sizeof detail, "after %lld timed runs on new inputs: %s (results must come from the "
                      "inputs of each run: a race, or a result kept from an earlier run?)", cs->repeats, message);
             set_failure(k, VERDICT_UNSTABLE, "%s, %s", size, detail);

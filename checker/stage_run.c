@@ -56,7 +56,8 @@ static int harness_record(const char *name)
 {
     static const char *const file_wide[] = {LABIO_VARIANT, LABIO_BACKEND, LABIO_DONE, LABIO_STATUS};
     static const char *const per_case[] = {LABIO_STATUS, LABIO_OUT, LABIO_OUT_LAST, LABIO_GRID, LABIO_GRID_LAST,
-                                           LABIO_TIME_MS, LABIO_E2E_MS, LABIO_CPU_MS};
+                                           LABIO_TIME_MS, LABIO_E2E_MS, LABIO_CPU_MS, LABIO_WRITER,
+                                           LABIO_WRITER_SITES, LABIO_WRITER_GRIDS};
     for (size_t i = 0; i < sizeof file_wide / sizeof file_wide[0]; i++)
         if (strcmp(name, file_wide[i]) == 0)
             return 1;
@@ -125,15 +126,16 @@ static const char *emulator_modes_differ(const labio_file *out, const check_vari
     return NULL;
 }
 
-/* The most the harness writes for these cases (every output twice, the inputs read back, the
- * times, a margin for the text), so a program that writes more is stopped. */
+/* The most the harness writes for these cases (every output twice and its writers, the inputs
+ * read back, the times, a margin for the text), so a program that writes more is stopped. */
 static unsigned long long results_bound(const check_variant *v, const check_case_set *set)
 {
     const lab_task_info *info = lab_task_find(v->task);
     unsigned long long bytes = 1 << 20;
     for (int c = 0; info && c < set->count; c++) {
         const check_case *cs = &set->cases[c];
-        bytes += 2ull * (unsigned long long)info->output.count(&cs->size) * 8 + 64 * 1024 + 64ull * (cs->repeats + 8);
+        /* the writers: two i64 per element and two texts of at most 32 KiB (common/harness.c) */
+        bytes += 4ull * (unsigned long long)info->output.count(&cs->size) * 8 + 128 * 1024 + 64ull * (cs->repeats + 8);
         for (int i = 0; i < info->input_count; i++)
             bytes += (unsigned long long)info->inputs[i].count(&cs->size) * 8;
     }

@@ -9,6 +9,7 @@
 
 #include "inputs.h"
 #include "labio_names.h"
+#include "where.h"
 
 /* How many wrong elements a message lists before it just counts them. */
 enum { MAX_LISTED = 3 };
@@ -46,6 +47,7 @@ typedef struct {
     char *text;
     size_t size, used;
     long long wrong, unwritten;
+    wrong_element *first; /* the first wrong element, for where.c */
 } mismatch_log;
 
 static void log_append(mismatch_log *log, const char *fmt, ...)
@@ -72,11 +74,13 @@ static void note_float(mismatch_log *log, long long index, long long cols, float
                        const char *problem)
 {
     char at[64];
-    if (strcmp(problem, "unwritten") == 0)
+    int unwritten = strcmp(problem, "unwritten") == 0;
+    where(at, sizeof at, index, cols);
+    wrong_element_note(log->first, index, (double)got, ref, unwritten, at);
+    if (unwritten)
         log->unwritten++;
     if (++log->wrong > MAX_LISTED)
         return;
-    where(at, sizeof at, index, cols);
     if (strcmp(problem, "unwritten") == 0)
         log_append(log, "; %s never written (poison left), expected %.9g", at, ref);
     else
@@ -106,10 +110,11 @@ static const labio_record *output_record(const labio_file *out, int c, const cha
     return r;
 }
 
-static int validate_sine(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
+static int validate_sine(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why,
+                         wrong_element *first)
 {
     char detail[700] = "";
-    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0, first};
     for (long long i = 0; i < cs->size.n; i++) {
         double ref = sin((double)cs->x[i]);
         /* sinf on the GPU is within 2 ulp for these arguments; allow 2^-21 absolute and relative. */
@@ -124,10 +129,11 @@ static int validate_sine(const check_case *cs, const float *got, char *message, 
     return 0;
 }
 
-static int validate_mat_add(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
+static int validate_mat_add(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why,
+                            wrong_element *first)
 {
     char detail[700] = "";
-    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0, first};
     long long count = cs->size.rows * cs->size.cols;
     for (long long i = 0; i < count; i++) {
         /* One float addition is correctly rounded: the answer is exact. */
@@ -199,10 +205,11 @@ static int check_matmul_rows(const check_case *cs, const float *got, mismatch_lo
     return 0;
 }
 
-static int validate_matmul(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why)
+static int validate_matmul(const check_case *cs, const float *got, char *message, size_t size, check_verdict *why,
+                           wrong_element *first)
 {
     char detail[700] = "";
-    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0, first};
     long long m = cs->size.m, n = cs->size.n, checked = m * n;
     if (m * n * cs->size.k <= MATMUL_FULL_CHECK_MACS) {
         if (check_matmul_rows(cs, got, &log) != 0) {
@@ -260,13 +267,13 @@ long long expected_reduction_blocks(const check_variant *v, long long n, long lo
 }
 
 static int validate_reduction(const check_variant *v, const check_case *cs, const labio_record *r,
-                              long long grid, char *message, size_t size, check_verdict *why)
+                              long long grid, char *message, size_t size, check_verdict *why, wrong_element *first_wrong)
 {
     long long expected_grid = expected_reduction_blocks(v, cs->size.n, cs->size.block);
     long long per_block = cs->size.block * (v->unroll > 0 ? v->unroll : 1);
     int is_int = v->task == TASK_REDUCE_INT;
     char detail[700] = "";
-    mismatch_log log = {detail, sizeof detail, 0, 0, 0};
+    mismatch_log log = {detail, sizeof detail, 0, 0, 0, first_wrong};
     double total_ref = 0, total_got = 0;
 
     if (grid != expected_grid) {
@@ -296,6 +303,9 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
             int got = ((const int *)r->data)[b];
             total_got += got == LAB_POISON_INT ? 0 : got;
             if ((double)got != ref) {
+                char label[64];
+                snprintf(label, sizeof label, "block %lld's sum", b);
+                wrong_element_note(first_wrong, b, got, ref, got == LAB_POISON_INT, label);
                 if (got == LAB_POISON_INT)
                     log.unwritten++;
                 if (++log.wrong <= MAX_LISTED) {
@@ -314,6 +324,8 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
             total_got += isfinite(got) ? got : 0;
             if (problem) {
                 char label[96];
+                snprintf(label, sizeof label, "block %lld's sum", b);
+                wrong_element_note(first_wrong, b, got, ref, strcmp(problem, "unwritten") == 0, label);
                 snprintf(label, sizeof label, "block %lld (elements %lld..%lld)", b, first, last - 1);
                 if (strcmp(problem, "unwritten") == 0)
                     log.unwritten++;
@@ -332,7 +344,8 @@ static int validate_reduction(const check_variant *v, const check_case *cs, cons
 }
 
 /* The whole sum: one 64-bit integer, exact. */
-static int validate_sum(const check_case *cs, const labio_record *r, char *message, size_t size, check_verdict *why)
+static int validate_sum(const check_case *cs, const labio_record *r, char *message, size_t size, check_verdict *why,
+                        wrong_element *first)
 {
     long long ref = 0;
     for (long long i = 0; i < cs->size.n; i++)
@@ -344,6 +357,7 @@ static int validate_sum(const check_case *cs, const labio_record *r, char *messa
     long long got = ((const long long *)r->data)[0];
     if (got == ref)
         return 1;
+    wrong_element_note(first, 0, (double)got, (double)ref, got == LAB_POISON_I64, "the total");
     if (got == LAB_POISON_I64) {
         snprintf(message, size, "the total was never written (expected %lld for n = %lld)", ref, cs->size.n);
         *why = VERDICT_UNWRITTEN;
@@ -360,7 +374,8 @@ static int validate_sum(const check_case *cs, const labio_record *r, char *messa
     return 0;
 }
 
-static int validate_nested(const check_case *cs, const labio_record *r, char *message, size_t size)
+static int validate_nested(const check_case *cs, const labio_record *r, char *message, size_t size,
+                           wrong_element *first)
 {
     const int *got = r->data;
     if ((long long)r->count != cs->size.max_depth) {
@@ -370,6 +385,9 @@ static int validate_nested(const check_case *cs, const labio_record *r, char *me
     for (long long d = 0; d < cs->size.max_depth; d++) {
         long long expected = d < 62 ? cs->size.threads >> d : 0;
         if (got[d] != expected) {
+            char label[64];
+            snprintf(label, sizeof label, "depth %lld's counter", d);
+            wrong_element_note(first, d, got[d], (double)expected, 0, label);
             snprintf(message, size,
                      "depth %lld: expected %lld threads (the first grid has %lld threads, each level half of the one "
                      "before, at most %lld levels), counted %d",
@@ -381,7 +399,7 @@ static int validate_nested(const check_case *cs, const labio_record *r, char *me
 }
 
 static int validate_record(const check_variant *v, const check_case *cs, const labio_file *out, int c,
-                           const char *key, char *message, size_t size, check_verdict *why)
+                           const char *key, char *message, size_t size, check_verdict *why, wrong_element *first)
 {
     const labio_record *r;
     int64_t grid = 0;
@@ -399,10 +417,10 @@ static int validate_record(const check_variant *v, const check_case *cs, const l
             return 0;
         }
         if (v->task == TASK_VEC_SINE)
-            return validate_sine(cs, r->data, message, size, why);
+            return validate_sine(cs, r->data, message, size, why, first);
         if (v->task == TASK_MAT_ADD)
-            return validate_mat_add(cs, r->data, message, size, why);
-        return validate_matmul(cs, r->data, message, size, why);
+            return validate_mat_add(cs, r->data, message, size, why, first);
+        return validate_matmul(cs, r->data, message, size, why, first);
     }
     case TASK_REDUCE_INT:
     case TASK_REDUCE_FLOAT:
@@ -413,15 +431,15 @@ static int validate_record(const check_variant *v, const check_case *cs, const l
             *why = VERDICT_WRONG_BLOCK_COUNT;
             return 0;
         }
-        return validate_reduction(v, cs, r, grid, message, size, why);
+        return validate_reduction(v, cs, r, grid, message, size, why, first);
     case TASK_NESTED_HELLO:
         if (!(r = output_record(out, c, key, LABIO_I32, message, size)))
             return 0;
-        return validate_nested(cs, r, message, size);
+        return validate_nested(cs, r, message, size, first);
     case TASK_SUM_INT:
         if (!(r = output_record(out, c, key, LABIO_I64, message, size)))
             return 0;
-        return validate_sum(cs, r, message, size, why);
+        return validate_sum(cs, r, message, size, why, first);
     }
     snprintf(message, size, "unknown task");
     return 0;
@@ -434,9 +452,12 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
     if (!why)
         why = &unused;
     *why = VERDICT_WRONG; /* the failures below that know better say so */
-    int ok = validate_record(v, cs, out, c, key, message, size, why);
+    wrong_element first = {0};
+    int ok = validate_record(v, cs, out, c, key, message, size, why, &first);
     if (ok)
         *why = VERDICT_PASS;
+    else if (strcmp(key, LABIO_OUT) == 0 && !cs->fast) /* the emulator records the first run's writers */
+        where_append(out, c, &first, message, size);
     return ok;
 }
 

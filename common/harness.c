@@ -32,7 +32,8 @@
  *   - on the emulator its modes are read before any lab code runs and echoed ("emu.*"), the
  *     program is sealed before the first lab code (emu_harness_seal: no file, process, pipe or
  *     new descriptor from then on), and the input bytes no kernel thread loaded in the first
- *     run are counted ("unloaded.*").
+ *     run are counted ("unloaded.*"); who wrote each output element last in the first run is
+ *     sent too ("writer*": the emulator's record, for the checker's message only).
  */
 #define _XOPEN_SOURCE 700
 #include "lab.h"
@@ -673,6 +674,64 @@ static void write_inputs_loaded(FILE *out, int c, const lab_case *lc)
 }
 #endif
 
+#ifdef LAB_EMULATION
+/* Appends one line to a text record being built, while it fits (a line that does not is left
+ * out: the checker then names no line for it). */
+static void append_line(char *text, size_t size, const char *line)
+{
+    size_t used = strlen(text), len = strlen(line);
+    if (used + len + 2 > size)
+        return;
+    memcpy(text + used, line, len);
+    text[used + len] = '\n';
+    text[used + len + 1] = '\0';
+}
+
+/* Who wrote each element of the first run's result last, as the emulator recorded it (the output
+ * was watched during the run): the checker names the writer of the first wrong element. The
+ * hook-free build sees no write and sends nothing. Format in labio_names.h. */
+static void write_writers(FILE *out, int c, const lab_case *lc)
+{
+    enum { TEXT_MAX = 32 * 1024 };
+    static char sites[TEXT_MAX], grids[TEXT_MAX];
+    emu_counters counts;
+    emu_counters_get(&counts);
+    if (counts.gst_inst + counts.gatom_inst == 0)
+        return;
+    size_t count = lc->info->reduction ? lc->grid : lc->out_count, elem = lab_elem_bytes(lc->info->output.elem);
+    int64_t *record = malloc(2 * count * sizeof *record + 1);
+    if (!record)
+        fail(EXIT_CUDA, "out of host memory");
+    for (size_t i = 0; i < count; i++) {
+        emu_writer w, word;
+        memset(&w, 0, sizeof w);
+        for (size_t b = 0; b < elem && !w.grid; b += 4) /* the element's first word a kernel wrote */
+            if (emu_harness_writer((const char *)lc->out.data + i * elem + b, &word) == 0)
+                w = word;
+        unsigned flags = (w.flags & EMU_WRITER_ATOMIC ? LAB_WRITER_ATOMIC : 0) |
+                         (w.flags & EMU_WRITER_LAUNCHES ? LAB_WRITER_LAUNCHES : 0) |
+                         (w.flags & EMU_WRITER_THREADS ? LAB_WRITER_THREADS : 0);
+        record[2 * i] = (int64_t)((uint64_t)(w.grid & 0xffff) | (uint64_t)(w.site & 0xffff) << 16 |
+                                  (uint64_t)(w.writes & 0xffff) << 32 | (uint64_t)flags << 48);
+        record[2 * i + 1] = (int64_t)(w.block << 10 | (w.thread & 1023));
+    }
+    labio_put_case(out, c, LABIO_WRITER, LABIO_I64, record, 2 * count);
+    free(record);
+    char line[700];
+    sites[0] = grids[0] = '\0';
+    for (unsigned s = 1; emu_harness_writer_site(s, line, sizeof line) == 0; s++)
+        append_line(sites, sizeof sites, line);
+    emu_writer_grid g;
+    for (unsigned i = 1; emu_harness_writer_grid(i, &g) == 0; i++) {
+        snprintf(line, sizeof line, "%llu %u %u %u %u %u %u %.500s", g.host_launch, g.grid[0], g.grid[1], g.grid[2],
+                 g.block[0], g.block[1], g.block[2], g.name[0] ? g.name : "?");
+        append_line(grids, sizeof grids, line);
+    }
+    labio_put_case_text(out, c, LABIO_WRITER_SITES, sites);
+    labio_put_case_text(out, c, LABIO_WRITER_GRIDS, grids);
+}
+#endif
+
 /* Copies the result of the last run to a new host buffer (free it): every
  * output element, or for reductions one sum per block launched. */
 static void *fetch_output(const lab_case *lc, size_t *count)
@@ -766,12 +825,15 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     reset_case(&lc);
 #ifdef LAB_EMULATION
     emu_counters_reset();
+    emu_harness_watch(lc.out.data, lc.out.bytes);
 #endif
     launch_case(v, &lc);
     check_all_guards(&lc, "first run");
 #ifdef LAB_EMULATION
     write_emulator_counts(out, c);
     write_inputs_loaded(out, c, &lc);
+    write_writers(out, c, &lc);
+    emu_harness_watch(NULL, 0);
 #endif
     if (info->reduction)
         labio_put_case_i64(out, c, LABIO_GRID, lc.grid);

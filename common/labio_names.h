@@ -42,6 +42,20 @@
 /* c<case>.unloaded.<array>: i64 [bytes, first byte]: on the emulator, the bytes of an input that
  * no kernel thread loaded in the first run (the checker fails a right answer that left any) */
 #define LABIO_UNLOADED "unloaded"
+/* Who wrote each element of "out" last, on the emulator (its diagnosed build; the hook-free
+ * one sees no write): the checker names the writer of the first wrong element. Written by the
+ * harness from the emulator's record (emu_harness_watch), never read for a verdict.
+ *   c<case>.writer: i64[2] per element of "out":
+ *     [0] = grid | site << 16 | writes << 32 | flags << 48 (LAB_WRITER_*; grid 0: no kernel wrote it)
+ *     [1] = block << 10 | thread (linear indices: x + dim.x * (y + dim.y * z))
+ *   c<case>.writer_sites: text, line s (from 1) "file:line (in kernel)" of site s
+ *   c<case>.writer_grids: text, line g (from 1) "HOST_LAUNCH GX GY GZ BX BY BZ KERNEL" of grid g */
+#define LABIO_WRITER "writer"
+#define LABIO_WRITER_SITES "writer_sites"
+#define LABIO_WRITER_GRIDS "writer_grids"
+#define LAB_WRITER_ATOMIC 1u   /* the last write was an atomic */
+#define LAB_WRITER_LAUNCHES 2u /* kernels of more than one host launch wrote it */
+#define LAB_WRITER_THREADS 4u  /* more than one thread of a grid wrote it, a plain store among them */
 /* The emulator's modes as it read them at start-up, before any lab code ran (text): the
  * checker sets them in the environment and takes a run only when they come back the same. */
 #define LABIO_EMU_MODE_PREFIX "emu."

@@ -22,7 +22,8 @@
  *                       -> __device__ EMU_DEVICE_CONST   (emu_device_ro, for a const one)
  *
  * At its end, the output lists the lines that access memory through something volatile
- * (volatile_lines below), for the warp-synchronous check.
+ * (volatile_lines below), for the warp-synchronous check, and the parameter names of every
+ * __global__ function (kernel_params below), for the runtime's messages.
  *
  * Text is only moved, never dropped, and a launch keeps its line breaks, so the
  * lines of the output match the input and #line 1 "NAME" makes compiler
@@ -705,6 +706,168 @@ static void volatile_lines(buf *out)
     free(marked);
 }
 
+/* ---- kernel parameters ----
+ * An access out of bounds is named by the kernel's parameter it came from ("C[1024], parameter C
+ * of mat_mul"): the runtime knows which argument of the launch points into the block, and the
+ * names come from here. The output ends with every __global__ function's parameter names, as a
+ * string in the section emu_kernel_params ("kernel<TAB>A B C n\n" per definition or declaration;
+ * "-" for an unnamed one), which the runtime reads (emu_diag.c). Data only: a wrong entry only
+ * names an argument wrongly in a message. */
+
+/* The name src[a, b) declares: its last word outside brackets before a default value or array
+ * bounds; 0 (and "-") when that word is a type (an unnamed parameter). */
+static void parameter_name(size_t a, size_t b, char *name, size_t size)
+{
+    size_t last = 0, last_end = 0;
+    int depth = 0;
+    for (size_t i = a; i < b;) {
+        char c = src[i];
+        if (depth == 0 && (c == '=' || c == '['))
+            break;
+        if (c == '(' || c == '<')
+            depth++;
+        else if ((c == ')' || c == '>') && depth > 0)
+            depth--;
+        if (depth == 0 && is_ident((unsigned char)c) && !isdigit((unsigned char)c)) {
+            last = i;
+            last_end = word_end(i);
+            i = last_end;
+            continue;
+        }
+        i++;
+    }
+    if (last_end > last && !type_word(src + last, last_end - last) && !word_is(last, last_end, "__restrict__"))
+        snprintf(name, size, "%.*s", (int)(last_end - last), src + last);
+    else
+        snprintf(name, size, "-");
+}
+
+/* src[a, b) is an empty parameter list: nothing, or void */
+static int no_parameters(size_t a, size_t b)
+{
+    while (a < b && isspace((unsigned char)src[a]))
+        a++;
+    while (b > a && isspace((unsigned char)src[b - 1]))
+        b--;
+    return a == b || word_is(a, b, "void");
+}
+
+static void put_escaped(buf *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"' || s[i] == '\\')
+            puts_(out, "\\");
+        put(out, &s[i], 1);
+    }
+}
+
+static void kernel_params(buf *out)
+{
+    buf table = {0};
+    for (size_t i = 0; i < len;) {
+        size_t j = skip_literal(i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        if (!is_ident((unsigned char)src[i]) || (i > 0 && is_ident((unsigned char)src[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t e = word_end(i);
+        if (!word_is(i, e, "__global__")) {
+            i = e;
+            continue;
+        }
+        /* the parameter list: the last ( at depth 0 before the body or the ; */
+        size_t k = e, paren = 0;
+        int depth = 0;
+        while (k < len) {
+            size_t jj = skip_literal(k);
+            if (jj != k) {
+                k = jj;
+                continue;
+            }
+            char c = src[k];
+            if (c == '(' && depth++ == 0)
+                paren = k;
+            else if (c == ')')
+                depth--;
+            else if (depth == 0 && (c == ';' || c == '{'))
+                break;
+            k++;
+        }
+        i = k;
+        size_t name_end = paren;
+        while (name_end > e && isspace((unsigned char)src[name_end - 1]))
+            name_end--;
+        size_t name = name_end;
+        while (name > e && is_ident((unsigned char)src[name - 1]))
+            name--;
+        if (!paren || name == name_end)
+            continue;
+        size_t close = find_close(paren + 1, ')');
+        put(&table, src + name, name_end - name);
+        put(&table, "\t", 1);
+        /* the parameters: top-level commas ((), [], {} and template arguments < > apart) */
+        size_t part = paren + 1;
+        int angle = 0, first = 1;
+        depth = 0;
+        for (size_t p = paren + 1; p <= close && close < len; p++) {
+            size_t jj = skip_literal(p);
+            if (jj != p) {
+                p = jj - 1;
+                continue;
+            }
+            char c = src[p];
+            if (c == '(' || c == '[' || c == '{')
+                depth++;
+            else if ((c == ')' || c == ']' || c == '}') && p < close)
+                depth--;
+            else if (c == '<')
+                angle++;
+            else if (c == '>' && angle > 0)
+                angle--;
+            if ((c == ',' && depth == 0 && angle == 0) || p == close) {
+                char param[128];
+                parameter_name(part, p, param, sizeof param);
+                if (!(first && p == close && no_parameters(part, p))) {
+                    if (!first)
+                        put(&table, " ", 1);
+                    puts_(&table, param);
+                    first = 0;
+                }
+                part = p + 1;
+            }
+        }
+        put(&table, "\n", 1);
+    }
+    if (!table.n) {
+        free(table.p);
+        return;
+    }
+    uint64_t h = 1469598103934665603ull;
+    for (const char *p = in_name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    char head[400];
+    snprintf(head, sizeof head,
+             "\n#ifndef EMU_KERNEL_PARAMS_%016llx\n#define EMU_KERNEL_PARAMS_%016llx\n"
+             "__attribute__((section(\"emu_kernel_params\"), used)) static const char "
+             "emu_kernel_params_%016llx[] = \"",
+             (unsigned long long)h, (unsigned long long)h, (unsigned long long)h);
+    puts_(out, head);
+    for (size_t i = 0; i < table.n; i++) {
+        if (table.p[i] == '\t')
+            puts_(out, "\\t");
+        else if (table.p[i] == '\n')
+            puts_(out, "\\n");
+        else
+            put_escaped(out, &table.p[i], 1);
+    }
+    puts_(out, "\";\n#endif\n");
+    free(table.p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
@@ -739,6 +902,7 @@ int main(int argc, char **argv)
     check_device_sync();
     rewrite(&out);
     volatile_lines(&out);
+    kernel_params(&out);
 
     FILE *o = fopen(argv[2], "wb");
     if (!o) {

@@ -9,5 +9,6 @@ int add_report_tests(void);
 int add_fixture_tests(void);
 int add_trust_tests(void);
 int add_todos_tests(void);
+int add_where_tests(void);
 
 #endif

@@ -289,6 +289,16 @@ cudaError_t cudaOccupancyMaxPotentialBlockSizeRaw(int *min_grid, int *block_size
 
 /* The emulator's own entry points (used by the C++ part below). */
 typedef void (*emu_thunk_fn)(void *closure);
+/* What the runtime's messages know of a launch's arguments (an access out of bounds names the
+ * array by the argument it came from): emu_launch puts this table first in every closure. */
+#define EMU_ARGS_MAGIC 0x53475241u /* "ARGS" */
+#define EMU_ARGS_MAX 16
+typedef struct {
+    unsigned int magic;                /* EMU_ARGS_MAGIC */
+    unsigned int count;                /* the kernel's arguments (the first EMU_ARGS_MAX are described) */
+    unsigned int offset[EMU_ARGS_MAX]; /* where each one lies in the closure */
+    unsigned int elem[EMU_ARGS_MAX];   /* a pointer: the bytes of what it points to (void: 1); else 0 */
+} emu_launch_args;
 cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, emu_thunk_fn thunk,
                            emu_thunk_fn destroy, void *closure);
 void *emu_closure_alloc(size_t bytes);
@@ -324,6 +334,7 @@ enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_A
 #include <new>
 #include <string.h>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #define __global__
@@ -537,9 +548,39 @@ EMU_INLINE cudaStream_t emu_stream(long s) { return (cudaStream_t)(intptr_t)s; }
 
 template <typename F, typename... A>
 struct emu_closure {
+    emu_launch_args described; /* first: the runtime reads it at the closure's address */
     F fn;
     std::tuple<A...> args;
 };
+
+/* The bytes of what an argument of type T points to (void: 1), 0 when it is no data pointer. */
+template <typename T>
+constexpr unsigned int emu_pointee_bytes()
+{
+    if constexpr (std::is_pointer<T>::value) {
+        typedef typename std::remove_cv<typename std::remove_pointer<T>::type>::type P;
+        if constexpr (std::is_void<P>::value)
+            return 1;
+        else if constexpr (std::is_object<P>::value)
+            return (unsigned int)sizeof(P);
+    }
+    return 0;
+}
+template <size_t I, typename C>
+__attribute__((no_sanitize("coverage"))) static inline void emu_describe_arg(C *c)
+{
+    if constexpr (I < EMU_ARGS_MAX) {
+        c->described.offset[I] = (unsigned int)((char *)&std::get<I>(c->args) - (char *)c);
+        c->described.elem[I] = emu_pointee_bytes<typename std::tuple_element<I, decltype(c->args)>::type>();
+    }
+}
+template <typename C, size_t... I>
+__attribute__((no_sanitize("coverage"))) static inline void emu_describe_args(C *c, std::index_sequence<I...>)
+{
+    c->described.magic = EMU_ARGS_MAGIC;
+    c->described.count = (unsigned int)sizeof...(I);
+    (emu_describe_arg<I>(c), ...);
+}
 
 /* Runs in every emulated thread: calls the kernel with copies of the arguments.
  * Compiled without load/store hooks: the closure is emulator memory. */
@@ -567,7 +608,8 @@ __attribute__((no_sanitize("coverage"))) static inline void emu_launch(const cha
     void *mem = emu_closure_alloc(sizeof(C));
     if (!mem)
         return;
-    C *c = new (mem) C{fn, std::tuple<A...>(args...)};
+    C *c = new (mem) C{emu_launch_args(), fn, std::tuple<A...>(args...)};
+    emu_describe_args(c, std::index_sequence_for<A...>());
     emu_launch_name(name);
     emu_launch_raw(grid, block, shmem, emu_stream(stream), &emu_thunk<C>, &emu_destroy<C>, c);
 }

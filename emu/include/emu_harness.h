@@ -40,6 +40,37 @@ int emu_harness_device_address(uintptr_t addr, char *what, size_t size);
  * of them, -1 when there is none. */
 long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *first);
 
+/* Who writes [p, p + bytes) (inside one cudaMalloc block) from now on: per 4-byte word the last
+ * kernel store or atomic, until the next call, which forgets it (p NULL: watch nothing). Returns
+ * the kernel writes the range had under the call before. Only a build with the load/store hooks
+ * sees writes. */
+long long emu_harness_watch(const void *p, size_t bytes);
+
+enum {
+    EMU_WRITER_ATOMIC = 1,   /* the last write was an atomic */
+    EMU_WRITER_LAUNCHES = 2, /* kernels of more than one host launch wrote the word */
+    EMU_WRITER_THREADS = 4   /* more than one thread of a grid wrote it, a plain store among them */
+};
+typedef struct {
+    unsigned int grid;        /* 0: no kernel wrote the word; else 1, 2, ... (emu_harness_writer_grid) */
+    unsigned int site;        /* the write's source line: 1, 2, ... (emu_harness_writer_site); 0: not named */
+    unsigned long long block; /* the writer's block, linear: x + gridDim.x * (y + gridDim.y * z) */
+    unsigned int thread;      /* its thread in the block, linear: x + blockDim.x * (y + blockDim.y * z) */
+    unsigned int writes;      /* kernel writes of the word while watched, at most 65535 */
+    unsigned int flags;       /* EMU_WRITER_* */
+} emu_writer;
+/* The last writer of the watched word at p: 0, or -1 when p is not watched. */
+int emu_harness_writer(const void *p, emu_writer *w);
+/* "file:line (in kernel)" of a site emu_harness_writer named: 0, or -1 when there is none. */
+int emu_harness_writer_site(unsigned int site, char *text, size_t size);
+typedef struct {
+    unsigned long long host_launch; /* which host launch of the run it belongs to (1, 2, ...) */
+    const char *name;               /* the kernel as written at the launch ("" when not known) */
+    unsigned int grid[3], block[3];
+} emu_writer_grid;
+/* A grid that wrote into the watched range: 0, or -1 when there is none of that number. */
+int emu_harness_writer_grid(unsigned int grid, emu_writer_grid *out);
+
 #ifdef __cplusplus
 }
 #endif

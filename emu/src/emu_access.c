@@ -110,6 +110,25 @@ static void __attribute__((noinline)) global_oob(emu_lane *l, uintptr_t a, unsig
     if (emu_trace_on)
         emu_trace_diag(1, EMU_TAG_OOB, site, (long)l->lin, 0, -1, SP_GLOBAL, a);
     const emu_alloc *al = a >= emu_arena_lo && a < emu_arena_hi ? emu_alloc_nearest(a) : NULL;
+    char element[400];
+    /* named by the kernel's argument that points into the block: "C[1024] (parameter C of ...)" */
+    if (al && emu_describe_argument(a, al, element, sizeof element) == 0) {
+        char past[40] = "just";
+        if (a > al->start + al->bytes)
+            snprintf(past, sizeof past, "%zu bytes", (size_t)(a - al->start - al->bytes));
+        if (a >= al->start + al->bytes)
+            emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                           "out-of-bounds global %s of %u bytes at %s by %s: %s past the end of the array",
+                           emu_kind_name(kind), size, element, where, past);
+        else if (a < al->start)
+            emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                           "out-of-bounds global %s of %u bytes at %s by %s: %zu bytes before the start of the "
+                           "array", emu_kind_name(kind), size, element, where, (size_t)(al->start - a));
+        else
+            emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
+                           "out-of-bounds global %s of %u bytes at %s by %s: the access runs past the end of the "
+                           "array", emu_kind_name(kind), size, element, where);
+    }
     if (al && a >= al->start + al->bytes)
         emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
                    "out-of-bounds global %s of %u bytes at %p by %s: %zu bytes past the end of a %zu-byte "
@@ -401,6 +420,8 @@ void emu_account(emu_lane **g, int n)
     emu_counts.active_lanes += (unsigned long long)n;
     if (__builtin_expect(emu_trace_on, 0))
         emu_trace_access(g, n);
+    if (__builtin_expect(emu_watch_hi != 0, 0) && kind != K_LOAD && space == SP_GLOBAL)
+        emu_watch_round(g, n);
     if (kind == K_ATOMIC) {
         if (space == SP_GLOBAL)
             emu_counts.gatom_inst++;

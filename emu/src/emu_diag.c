@@ -271,11 +271,18 @@ static void describe_site_uncached(uintptr_t site, char *buf, size_t size)
     /* the launch's lambda (emu/rewrite's [](auto... a) { kernel(a...); }) is no frame a student wrote */
     while (frames > first + 1 && strstr(func[frames - 1], "::$_") && strstr(func[frames - 1], "operator()"))
         frames--;
-    /* strip the parameter list the demangler adds */
+    /* strip the parameter list the demangler adds, and the return type it puts before a
+     * template's name ("void reduce<512u>" -> "reduce<512u>") */
     for (int i = 0; i < frames; i++) {
         char *paren = strchr(func[i], '(');
         if (paren)
             *paren = 0;
+        char *angle = strchr(func[i], '<'), *space = NULL;
+        for (char *p = func[i]; *p && (!angle || p < angle); p++)
+            if (*p == ' ')
+                space = p;
+        if (angle && space)
+            memmove(func[i], space + 1, strlen(space + 1) + 1);
     }
     if (first + 1 < frames)
         snprintf(buf, size, "%s (in %s, called from %s)", short_path(loc[first]), func[first], func[frames - 1]);
@@ -389,6 +396,51 @@ int emu_site_volatile(uintptr_t site)
             }
         }
         entry += length;
+    }
+    return -1;
+}
+
+/* ---- kernel parameters ---- */
+
+/* emu/rewrite ends every file it rewrites with its __global__ functions' parameter names, in this
+ * section: "kernel<TAB>A B n\n" per function ("-" for an unnamed parameter), NUL-terminated. */
+extern const char __start_emu_kernel_params[] __attribute__((weak));
+extern const char __stop_emu_kernel_params[] __attribute__((weak));
+
+int emu_kernel_param(const char *kernel, unsigned int index, unsigned int count, char *name, size_t size)
+{
+    if (!kernel || !__start_emu_kernel_params || !__stop_emu_kernel_params)
+        return -1;
+    /* the launch's name as written: "ns::reduce<512>" -> "reduce" */
+    size_t base_len = strcspn(kernel, "< \t");
+    const char *base = kernel;
+    for (const char *c = strstr(kernel, "::"); c && (size_t)(c - kernel) < base_len; c = strstr(c + 2, "::"))
+        base = c + 2;
+    base_len -= (size_t)(base - kernel);
+    for (const char *entry = __start_emu_kernel_params; entry < __stop_emu_kernel_params;) {
+        size_t length = strcspn(entry, "\n");
+        const char *end = entry + length, *tab = memchr(entry, '\t', length);
+        if (tab && (size_t)(tab - entry) == base_len && memcmp(entry, base, base_len) == 0) {
+            /* an entry with as many parameters as the launch has arguments (another overload, or
+             * a list the rewriter read wrongly, a macro say, does not count) */
+            char words[EMU_ARGS_MAX + 1][128];
+            unsigned int n = 0;
+            for (const char *p = tab + 1; p < end && n <= EMU_ARGS_MAX;) {
+                size_t w = strcspn(p, " \n");
+                if (w > (size_t)(end - p))
+                    w = (size_t)(end - p);
+                if (w)
+                    snprintf(words[n++], sizeof words[0], "%.*s", (int)w, p);
+                p += w + 1;
+            }
+            if (n == count && index < n && strcmp(words[index], "-") != 0) {
+                snprintf(name, size, "%s", words[index]);
+                return 0;
+            }
+        }
+        entry = end + 1;
+        while (entry < __stop_emu_kernel_params && !*entry) /* the padding between files' entries */
+            entry++;
     }
     return -1;
 }

@@ -71,6 +71,13 @@ void emu_describe_line(uintptr_t site, char *buf, size_t size);
 /* 1 when the source line of a code address accesses memory through something volatile (as
  * emu/rewrite listed it), 0 when its file's list lacks the line, -1 when the file has none. */
 int emu_site_volatile(uintptr_t site);
+/* The name of the index-th parameter (from 0) of a kernel (its name as written at a launch, with
+ * count arguments), as emu/rewrite listed it: 0, or -1 when it is not known. */
+int emu_kernel_param(const char *kernel, unsigned int index, unsigned int count, char *name, size_t size);
+/* "C[1024] (parameter C of mat_mul, 1024 elements of 4 bytes allocated)": the element of the
+ * running kernel's pointer argument that points into the block al, at address a; 0, or -1 when
+ * no argument of the launch points into it. */
+int emu_describe_argument(uintptr_t a, const emu_alloc *al, char *buf, size_t size);
 /* Names the variable of the program image that holds addr ("sdata", with the byte
  * offset into it in *offset); returns 0 when there is no such symbol. */
 int emu_describe_data(uintptr_t addr, char *name, size_t size, size_t *offset);
@@ -292,6 +299,11 @@ void emu_uninit_forget(void);
 /* One warp-level instruction: the lanes g[0..n) at the same access site (counted). */
 void emu_account(emu_lane **g, int n);
 
+/* emu_writers.c: the last writer of each word of the range the harness watches
+ * (emu_harness_watch); emu_watch_hi is 0 while none is watched. */
+extern uintptr_t emu_watch_lo, emu_watch_hi;
+void emu_watch_round(emu_lane **g, int n); /* a global store or atomic round */
+
 /* emu_warp.c */
 /* The lanes g[0..n) of one warp meet at a warp operation: exchange and release them. */
 int emu_warp_round(emu_lane **g, int n); /* -1: a fault (a mask the call breaks) */
@@ -320,6 +332,7 @@ extern union emu_settings_page {
 #define emu_warp_sync_mode (emu_settings_page.s.warp_sync_mode)
 void emu_settings_seal(void); /* the page read-only from now on */
 extern unsigned long long emu_steps;
+extern unsigned long long emu_host_launches; /* launches from the host so far (emu_launch.c) */
 #define emu_time_limit_s (emu_settings_page.s.time_limit_s)
 extern volatile sig_atomic_t emu_timed_out;
 int emu_check_budget(void); /* -1 (and emu_fault) when the launch ran past its steps or time */

@@ -21,6 +21,7 @@ static const char *next_name; /* emu_launch_name() for the next launch */
 union emu_settings_page emu_settings_page __attribute__((aligned(4096))) = {{RACES_ERROR, RACES_ERROR, 300.0, 1ull << 31}};
 static int settings_sealed;
 unsigned long long emu_steps;
+unsigned long long emu_host_launches;
 volatile sig_atomic_t emu_timed_out;
 #define step_limit (emu_settings_page.s.step_limit)
 static double launch_start_s;
@@ -186,6 +187,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
 
     if (emu_sticky_error())
         return emu_sticky_error();
+    emu_host_launches++;
     emu_signals_install();
     emu_fiber_init();
     init_limits();

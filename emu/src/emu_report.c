@@ -111,6 +111,61 @@ void emu_describe_memory(int space, uintptr_t a, char *buf, size_t size)
         snprintf(buf, size, "global memory at %p", (void *)a);
 }
 
+static const char *ordinal(unsigned int n)
+{
+    static const char *const words[] = {"1st", "2nd", "3rd"};
+    static char other[16];
+    if (n >= 1 && n <= 3)
+        return words[n - 1];
+    snprintf(other, sizeof other, "%uth", n);
+    return other;
+}
+
+int emu_describe_argument(uintptr_t a, const emu_alloc *al, char *buf, size_t size)
+{
+    const emu_launch_rec *r = emu_running;
+    const emu_launch_args *d = r ? r->closure : NULL;
+    if (!al || !d || d->magic != EMU_ARGS_MAGIC)
+        return -1;
+    /* the pointer argument into the block that the address lies past (the nearest below it), or
+     * the lowest one when the address lies before them all */
+    int below = -1, above = -1;
+    uintptr_t below_at = 0, above_at = 0;
+    unsigned int count = d->count < EMU_ARGS_MAX ? d->count : EMU_ARGS_MAX;
+    for (unsigned int i = 0; i < count; i++) {
+        uintptr_t p;
+        if (!d->elem[i])
+            continue;
+        memcpy(&p, (const char *)d + d->offset[i], sizeof p);
+        if (p < al->start || p > al->start + al->bytes)
+            continue;
+        if (p <= a && (below < 0 || p > below_at))
+            below = (int)i, below_at = p;
+        else if (p > a && (above < 0 || p < above_at))
+            above = (int)i, above_at = p;
+    }
+    int best = below >= 0 ? below : above;
+    uintptr_t best_at = below >= 0 ? below_at : above_at;
+    if (best < 0)
+        return -1;
+    long long elem = d->elem[best], offset = (long long)(a - best_at);
+    long long index = offset >= 0 ? offset / elem : -((-offset + elem - 1) / elem);
+    long long allocated = (long long)(al->start + al->bytes - best_at) / elem;
+    char name[128];
+    const char *kernel = r->name ? r->name : "the kernel";
+    const char *inside = offset % elem ? " (not at an element's start)" : "";
+    char allocated_words[160];
+    snprintf(allocated_words, sizeof allocated_words, "%lld element%s of %lld byte%s allocated%s", allocated,
+             allocated == 1 ? "" : "s", elem, elem == 1 ? "" : "s", best_at == al->start ? "" : " from where it points");
+    if (emu_kernel_param(r->name, (unsigned int)best, d->count, name, sizeof name) == 0)
+        snprintf(buf, size, "%s[%lld]%s (parameter %s of %s, %s)", name, index, inside, name, kernel,
+                 allocated_words);
+    else
+        snprintf(buf, size, "element %lld%s of the %s argument of %s (%s)", index, inside,
+                 ordinal((unsigned int)best + 1), kernel, allocated_words);
+    return 0;
+}
+
 static const char *verb_now(int kind)
 {
     return kind == K_LOAD ? "loads from" : kind == K_STORE ? "stores to" : "atomically updates";

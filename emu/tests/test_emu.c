@@ -213,7 +213,9 @@ static void test_global_oob_message(void)
     int status = emu_test_global_oob();
     const char *msg = cudaGetErrorString((cudaError_t)status);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "block (3,0,0), thread (4,0,0)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "past the end of a 400-byte"));
+    /* the array by the kernel's parameter, with its index and size */
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "at in[100] (parameter in of off_by_one, 100 elements of 4 bytes allocated)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "just past the end of the array"));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "off_by_one"));
     cudaDeviceReset();
 }
@@ -437,6 +439,11 @@ static int case_endless(int arg, int *value)
     return broken_endless_stride();
 }
 static int case_warp(int variant, int *value) { return broken_warp_exchange(variant, value); }
+static int case_oob_names(int variant, int *value)
+{
+    (void)value;
+    return broken_oob_names(variant);
+}
 static int case_fence(int variant, int *value) { return broken_last_block_fence(variant, value); }
 
 
@@ -582,8 +589,68 @@ static void test_broken_off_by_one(void)
     CU_ASSERT(names_line(&r, "off_by_one.cu", "oob"));
     CU_ASSERT(has(&r, "(in scale)"));
     CU_ASSERT(has(&r, "out-of-bounds global load of 4 bytes"));
-    CU_ASSERT(has(&r, "by block (3,0,0), thread (232,0,0): 0 bytes past the end of a 4000-byte cudaMalloc block "
-                      "(element 1000 of a 4-byte array)"));
+    CU_ASSERT(has(&r, "global load of 4 bytes at in[1000] (parameter in of scale, 1000 elements of 4 bytes "
+                      "allocated) by block (3,0,0), thread (232,0,0): just past the end of the array"));
+}
+
+static int tagged_at(const case_run *r, const char *tag, const char *file, const char *mark);
+
+/* Out of bounds: named by the parameter of a template kernel launched by a qualified name, or by
+ * position where the rewriter cannot read the parameters (a macro). */
+static void test_broken_oob_names(void)
+{
+    static case_run r;
+    run_case(case_oob_names, 0, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(tagged_at(&r, "[out-of-bounds]", "oob_names.cu", "oob-store"));
+    CU_ASSERT(has(&r, "store of 4 bytes at result[100] (parameter result of ops::scale_into<3>, 100 elements of 4 "
+                      "bytes allocated) by block (0,0,0), thread (100,0,0): just past the end of the array"));
+    run_case(case_oob_names, 1, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(tagged_at(&r, "[out-of-bounds]", "oob_names.cu", "oob-positional"));
+    CU_ASSERT(has(&r, "load of 4 bytes at element 100 of the 2nd argument of add_pair (100 elements of 4 bytes "
+                      "allocated) by block (0,0,0), thread (99,0,0)"));
+}
+
+/* The last writer of a watched output (what the harness sends the checker for its message). */
+static void test_writers(void)
+{
+    emu_writer w;
+    emu_writer_grid g;
+    unsigned int grids = 0;
+    char site[512], want[128];
+    /* a switch case without break: the second launch wrote the sum over the first's */
+    CU_ASSERT_EQUAL(broken_writers(0, 2, &w, &g, &grids, site, sizeof site), cudaSuccess);
+    CU_ASSERT_EQUAL(grids, 2);
+    CU_ASSERT_EQUAL(w.grid, 2);
+    CU_ASSERT_EQUAL(w.writes, 2);
+    CU_ASSERT_EQUAL(w.flags, EMU_WRITER_LAUNCHES);
+    CU_ASSERT_EQUAL(w.block, 2);
+    CU_ASSERT_EQUAL(w.thread, 0);
+    CU_ASSERT_STRING_EQUAL(g.name, "block_sum<32>");
+    CU_ASSERT(g.grid[0] == 4 && g.block[0] == 32 && g.block[1] == 1);
+    snprintf(want, sizeof want, "broken/writers.cu:%d (in block_sum<32>)", marker_line("writers.cu", "sum-store"));
+    CU_ASSERT_STRING_EQUAL(site, want);
+    /* an index without its blockIdx term: the threads t of four blocks store to word t */
+    CU_ASSERT_EQUAL(broken_writers(1, 5, &w, &g, &grids, site, sizeof site), cudaSuccess);
+    CU_ASSERT_EQUAL(grids, 1);
+    CU_ASSERT_EQUAL(w.writes, 4);
+    CU_ASSERT_EQUAL(w.flags, EMU_WRITER_THREADS);
+    CU_ASSERT(w.block == 3 && w.thread == 5);
+    snprintf(want, sizeof want, "broken/writers.cu:%d (in copy_rows)", marker_line("writers.cu", "copy-store"));
+    CU_ASSERT_STRING_EQUAL(site, want);
+    /* the words no kernel wrote have no writer */
+    CU_ASSERT_EQUAL(broken_writers(1, 64, &w, &g, &grids, site, sizeof site), cudaSuccess);
+    CU_ASSERT_EQUAL(w.grid, 0);
+    CU_ASSERT_EQUAL(w.writes, 0);
+    /* with its blockIdx term: one store, by the thread of that element */
+    CU_ASSERT_EQUAL(broken_writers(2, 69, &w, &g, &grids, site, sizeof site), cudaSuccess);
+    CU_ASSERT(w.grid == 1 && w.writes == 1 && w.flags == 0 && w.block == 1 && w.thread == 5);
+    /* atomics of many threads: no repeated index */
+    CU_ASSERT_EQUAL(broken_writers(3, 0, &w, &g, &grids, site, sizeof site), cudaSuccess);
+    CU_ASSERT(w.grid == 1 && w.writes == 256 && w.flags == EMU_WRITER_ATOMIC && w.block == 3 && w.thread == 63);
+    snprintf(want, sizeof want, "broken/writers.cu:%d (in total)", marker_line("writers.cu", "atomic"));
+    CU_ASSERT_STRING_EQUAL(site, want);
 }
 
 static void test_broken_wrong_tile_index(void)
@@ -595,7 +662,8 @@ static void test_broken_wrong_tile_index(void)
     CU_ASSERT(names_line(&r, "matmul_wrong_tile_index.cu", "wrong-tile"));
     CU_ASSERT(has(&r, "(in matmul_wrong_tile)"));
     CU_ASSERT(has(&r, "out-of-bounds global load of 4 bytes"));
-    CU_ASSERT(has(&r, "by block (0,3,0), thread (0,15,0): 0 bytes past the end of a 12288-byte cudaMalloc block"));
+    CU_ASSERT(has(&r, "at B[3072] (parameter B of matmul_wrong_tile, 3072 elements of 4 bytes allocated) by block "
+                      "(0,3,0), thread (0,15,0): just past the end of the array"));
 }
 
 static void test_broken_endless_stride(void)
@@ -906,6 +974,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: off-by-one bound (out-of-bounds)", test_broken_off_by_one) ||
         !CU_add_test(s, "broken: a block sum published without __threadfence() (race between blocks)", test_last_block_fence) ||
         !CU_add_test(s, "broken: wrong tile index in matmul (out-of-bounds)", test_broken_wrong_tile_index) ||
+        !CU_add_test(s, "out of bounds named by the kernel's parameter, or by position", test_broken_oob_names) ||
+        !CU_add_test(s, "the last writer of a watched output: launches, threads, atomics", test_writers) ||
         !CU_add_test(s, "broken: stride >> 1 (probable endless loop)", test_broken_endless_stride) ||
         !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp: [warp-sync] error)", test_broken_volatile_last_warp) ||
         !CU_add_test(s, "broken: volatile last warp, EMU_WARP_SYNC=warn (a warning)", test_broken_volatile_last_warp_warn) ||

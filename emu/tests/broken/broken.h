@@ -6,6 +6,10 @@
 #ifndef EMU_BROKEN_H
 #define EMU_BROKEN_H
 
+#include <stddef.h>
+
+#include "emu_harness.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,6 +43,15 @@ int broken_misaligned_vector(int variant, int *sum);
  * 3 a kernel's memcpy past an array's end; 4 a kernel writes a host variable; 5 a kernel writes
  * __constant__ memory; 6 a kernel's memcpy inside its arrays (clean) */
 int broken_host_boundary(int variant, int *value);
+/* writers.cu: the last writer of word `word` of the watched output (w), its grid (grid), the
+ * number of grids that wrote the output (grids) and the site's line (site); 0 two launches (a
+ * switch case without break), 1 an index without its blockIdx term, 2 with it (clean), 3
+ * atomics of many threads (clean) */
+int broken_writers(int variant, unsigned int word, emu_writer *w, emu_writer_grid *grid, unsigned int *grids,
+                   char *site, size_t site_size);
+/* oob_names.cu: 0 a store past a template kernel's output (named by its parameter), 1 a load past
+ * the second argument of a kernel whose parameters come from a macro (named by position) */
+int broken_oob_names(int variant);
 
 #ifdef __cplusplus
 }
