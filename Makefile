@@ -312,8 +312,8 @@ endif
 	@BUILD=$(BUILD) tests/end_to_end.sh
 	@tests/skeletons.sh
 	@BUILD=$(BUILD) tests/known-bad/run.sh
-	@$(MAKE) --no-print-directory -C emu test
-	@$(MAKE) --no-print-directory -C tests
+	@$(MAKE) --no-print-directory -j$(JOBS) -C emu test
+	@$(MAKE) --no-print-directory -j$(JOBS) -C tests
 	@$(MAKE) --no-print-directory test-grader
 	@$(MAKE) --no-print-directory test-slides
 	@$(MAKE) --no-print-directory test-view
