@@ -1296,7 +1296,7 @@ static void diag_group_note(FILE *f, const page *pg, const trace_data *t, const 
         if (b && strcmp(a, b) != 0)
             fprintf(f, " with line %s", line_number(b));
         if (g->pairs > 1)
-            fprintf(f, " (%d)", g->count[k]);
+            fprintf(f, " (%d time%s)", g->count[k], g->count[k] == 1 ? "" : "s");
         lines[nlines++] = source_line_of(&pg->src, a);
         if (b)
             lines[nlines++] = source_line_of(&pg->src, b);
