@@ -871,8 +871,9 @@ static void timeline_draw(FILE *out, const trace_data *t, const timeline *tl)
         free(body);
         return;
     }
-    fprintf(out, "<svg viewBox='0 0 %.0f %.0f' width='%.0f' role='img' aria-label='active lanes over time'>",
-            label_x + 130, y + 24, label_x + 130);
+    double width = label_x + 130 > 640 ? label_x + 130 : 640; /* the legend's width, for a block of one warp */
+    fprintf(out, "<svg viewBox='0 0 %.0f %.0f' width='%.0f' role='img' aria-label='active lanes over time'>", width,
+            y + 24, width);
     fwrite(body, 1, body_size, out);
     fprintf(out, "</svg>");
     free(body);
@@ -1160,6 +1161,18 @@ static int site_is_hot(const trace_data *t, int site)
     return 0;
 }
 
+/* Named by the diagnosis that stopped the kernel: its pictures stand out. Lines only a warning
+ * names (the legacy warp's, every step of it) are marked but stay folded with the others. */
+static int site_is_fatal(const trace_data *t, int site)
+{
+    if (t->has_fault && site == t->fault_site)
+        return 1;
+    for (int i = 0; i < t->ndiag; i++)
+        if (t->diags[i].fatal && (t->diags[i].site == site || t->diags[i].site2 == site))
+            return 1;
+    return 0;
+}
+
 static uint64_t hot_address(const trace_data *t, int site)
 {
     for (int i = t->ndiag - 1; i >= 0; i--)
@@ -1199,7 +1212,8 @@ static void site_figure(FILE *f, const source_file *src, const trace_data *t, co
         fprintf(f, " (access %d of %d on this line)", nth, of);
     fprintf(f, ", %s memory %s: warp %u of block %lu drawn%s</div>", s->space == 'g' ? "global" : "shared",
             r->kind == 'l' ? "load" : "store", r->warp, r->blk,
-            hot ? " <b style='color:#c53030'>(named in the diagnosis above)</b>" : "");
+            !hot ? "" : site_is_fatal(t, s->site) ? " <b style='color:#c53030'>(named in the diagnosis above)</b>"
+                                                  : " <b style='color:#c53030'>(named in the warning above)</b>");
     source_excerpt_at(f, src, where);
     if (s->space == 'g') {
         draw_global(f, t, s, hot ? hot_address(t, s->site) : 0);
@@ -1483,7 +1497,7 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
             hazard = i;
     for (int i = 0; i < ngroups; i++)
         diag_group_note(f, pg, t, &groups[i], &w,
-                        strcmp(groups[i].first[0]->tag, "[warp-sync]") == 0 ? hazard : -1,
+                        verdict_from_tag(groups[i].first[0]->tag, VERDICT_PASS) == VERDICT_WARP_SYNC ? hazard : -1,
                         t->ndiag == TRACE_MAX_DIAGS);
     warning_notes(f, pg, &w);
 
@@ -1604,19 +1618,29 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
                 esc(f, name);
                 fprintf(f, "</code> (line%s", others == 1 ? "" : "s");
                 for (int pass = 0, shown = 0; pass < 2; pass++)
-                    for (int i = 0; i < ns; i++)
-                        if ((pass == 0) == (sites[i].space == 'g') && !site_wasteful(&sites[i]) &&
-                            !site_is_hot(t, sites[i].site))
+                    for (int i = 0; i < ns; i++) {
+                        int listed = 0; /* one line's several accesses of one kind: named once */
+                        for (int j = 0; j < i && !listed; j++)
+                            listed = sites[j].space == sites[i].space && sites[j].kind == sites[i].kind &&
+                                     !site_wasteful(&sites[j]) && !site_is_fatal(t, sites[j].site) &&
+                                     strcmp(trace_site_line(t, sites[j].site), trace_site_line(t, sites[i].site)) == 0;
+                        if (!listed && (pass == 0) == (sites[i].space == 'g') && !site_wasteful(&sites[i]) &&
+                            !site_is_fatal(t, sites[i].site))
                             fprintf(f, "%s %s %s", shown++ ? "," : "", line_number(trace_site_line(t, sites[i].site)),
                                     sites[i].space == 'g' ? (sites[i].kind == 'l' ? "load" : "store")
                                                           : (sites[i].kind == 'l' ? "shared load" : "shared store"));
-                fprintf(f, "): each at the fewest sectors or turns it can take</summary>");
+                    }
+                int warned = 0;
+                for (int i = 0; i < ns; i++)
+                    warned |= !site_wasteful(&sites[i]) && site_is_hot(t, sites[i].site) && !site_is_fatal(t, sites[i].site);
+                fprintf(f, "): each at the fewest sectors or turns it can take%s</summary>",
+                        warned ? "; those a warning names are outlined in red" : "");
             }
             for (int pass = 0; pass < 2; pass++)
                 for (int i = 0; i < ns; i++) {
                     if ((pass == 0) != (sites[i].space == 'g'))
                         continue;
-                    int stands_out = site_wasteful(&sites[i]) || site_is_hot(t, sites[i].site);
+                    int stands_out = site_wasteful(&sites[i]) || site_is_fatal(t, sites[i].site);
                     if (stands_out == (fold == 0)) {
                         site_figure(f, &pg->src, t, sites, ns, i);
                     } else if (fold == 0) {
