@@ -1613,8 +1613,8 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
         /* global sites first, then shared; the standing-out ones unfolded */
         for (int fold = 0; fold < 2; fold++) {
             if (fold == 1 && others) {
-                fprintf(f, "<details class='more' data-what='other-sites'><summary>The other %d access%s of "
-                           "<code>", others, others == 1 ? "" : "es");
+                fprintf(f, "<details class='more' data-what='other-sites'><summary>The %s%d access%s of <code>",
+                        others < ns ? "other " : "", others, others == 1 ? "" : "es");
                 esc(f, name);
                 fprintf(f, "</code> (line%s", others == 1 ? "" : "s");
                 for (int pass = 0, shown = 0; pass < 2; pass++)
