@@ -456,8 +456,8 @@ int validate_output(const check_variant *v, const check_case *cs, const labio_fi
     int ok = validate_record(v, cs, out, c, key, message, size, why, &first);
     if (ok)
         *why = VERDICT_PASS;
-    else if (strcmp(key, LABIO_OUT) == 0 && !cs->fast) /* the emulator records the first run's writers */
-        where_append(out, c, &first, message, size);
+    else /* the emulator's diagnosed program records the first run's writers */
+        where_append(out, c, &first, strcmp(key, LABIO_OUT) == 0 && !cs->fast, message, size);
     return ok;
 }
 

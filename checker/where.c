@@ -236,13 +236,16 @@ static int say_writer(const labio_file *out, int c, const wrong_element *first, 
     return 0;
 }
 
-void where_append(const labio_file *out, int c, const wrong_element *first, char *message, size_t size)
+void where_append(const labio_file *out, int c, const wrong_element *first, int writers, char *message, size_t size)
 {
     if (!first->set || first->unwritten)
         return;
-    int said = say_writer(out, c, first, message, size) == 0;
+    int said = writers && say_writer(out, c, first, message, size) == 0;
     long long k = multiple_of(first->got, first->expected);
-    if (k)
-        append(message, size, ". The value %s%s is %lld times the expected one: something added %lld times (a "
-               "stride, or a sum counted again)?", said ? "there" : "at ", said ? "" : first->label, k, k);
+    if (k && said)
+        append(message, size, ". Its value is %lld times the expected one: something added %lld times (a stride, "
+               "or a sum counted again)?", k, k);
+    else if (k)
+        append(message, size, ". The value of the first wrong element, %s, is %lld times the expected one: "
+               "something added %lld times (a stride, or a sum counted again)?", first->label, k, k);
 }

@@ -23,10 +23,11 @@ typedef struct {
 void wrong_element_note(wrong_element *first, long long index, double got, double expected, int unwritten,
                         const char *label);
 
-/* Appends to message (a string of size bytes) where the first wrong element came from (from the
- * writer record of case c in out, when it has one that fits the output) and, where recognisable,
- * why: the output written by more than one launch, several threads' stores on one element, one
- * thread writing many elements, a value that is a multiple of the expected one. */
-void where_append(const labio_file *out, int c, const wrong_element *first, char *message, size_t size);
+/* Appends to message (a string of size bytes) where the first wrong element came from (with
+ * writers, from the writer record of case c in out, when it has one that fits the output: it is
+ * the first run's) and, where recognisable, why: the output written by more than one launch,
+ * several threads' stores on one element, one thread writing many elements, a value that is a
+ * multiple of the expected one. */
+void where_append(const labio_file *out, int c, const wrong_element *first, int writers, char *message, size_t size);
 
 #endif

@@ -78,9 +78,11 @@ static unsigned int current_grid(void)
     uint32_t serial = emu_fence_serial();
     if (last_grid && grids[last_grid - 1].fence_serial == serial)
         return last_grid;
-    for (unsigned int g = grid_count; g > 0; g--) /* a parent grid going on after its child */
-        if (grids[g - 1].fence_serial == serial)
-            return last_grid = g;
+    /* serials grow with every grid run; a smaller one is a parent's, going on after its child */
+    if (grid_count && serial < grids[grid_count - 1].fence_serial)
+        for (unsigned int g = grid_count; g > 0; g--)
+            if (grids[g - 1].fence_serial == serial)
+                return last_grid = g;
     if (grid_count >= GRIDS_MAX)
         return 0;
     if (grid_count == grid_cap)
