@@ -178,10 +178,12 @@ static int writer_share(const labio_record *rec, long long index, long long *min
     return 0;
 }
 
-/* The value a whole multiple (2 .. 1024) of the expected one: the multiple, else 0. */
+/* The value a whole multiple (2 .. 1024) of the expected one: the multiple, else 0. Small whole
+ * numbers have multiples among wrong values by chance: they must be 4 or more. */
 static long long multiple_of(double got, double expected)
 {
-    if (fabs(expected) < 4 || !isfinite(got) || !isfinite(expected))
+    if (!isfinite(got) || !isfinite(expected) || expected == 0 ||
+        (expected == round(expected) && fabs(expected) < 4))
         return 0;
     double ratio = got / expected, k = round(ratio);
     if (k < 2 || k > 1024 || fabs(got - k * expected) > 1e-5 * fabs(got))

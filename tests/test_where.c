@@ -214,6 +214,13 @@ static void test_where_causes(void)
     t.c[1] = 4 * (t.a[1] + t.b[1]) + 1;
     CU_ASSERT_EQUAL(check(&t, -1, NULL, NULL, LABIO_OUT, message, sizeof message, &why), 0);
     CU_ASSERT_PTR_NULL(strstr(message, "times the expected"));
+    /* a fraction's multiple is no chance; a small whole number's may be */
+    t.a[1] = 0.25f, t.b[1] = 0.125f, t.c[1] = 3 * 0.375f;
+    CU_ASSERT_EQUAL(check(&t, -1, NULL, NULL, LABIO_OUT, message, sizeof message, &why), 0);
+    CU_ASSERT(has(message, "is 3 times the expected one"));
+    t.a[1] = 2, t.b[1] = 1, t.c[1] = 6;
+    CU_ASSERT_EQUAL(check(&t, -1, NULL, NULL, LABIO_OUT, message, sizeof message, &why), 0);
+    CU_ASSERT_PTR_NULL(strstr(message, "times the expected"));
     remove(t.path);
 }
 
