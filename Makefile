@@ -301,23 +301,25 @@ textbook: $(CHECKER) $(call lab_programs,$(TARGET)/checker,textbook)
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 # Jobs at a time for the tests' builds and runs (the corpus, the end-to-end checks): the cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# Each step says how long it took (tests/timed): the goal for the whole is 5 minutes.
+TIMED := tests/timed
 test:
 	@tools/setup test
 ifeq ($(HAVE_NVCC),yes)
-	@$(MAKE) --no-print-directory -j$(JOBS) BACKEND=gpu WERROR=1 build-all
+	@$(TIMED) "the nvcc build" $(MAKE) --no-print-directory -j$(JOBS) BACKEND=gpu WERROR=1 build-all
 else
 	@echo "test: no nvcc here: the nvcc build of every lab is skipped (tools/setup --doctor)"
 endif
-	@$(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all
-	@BUILD=$(BUILD) tests/end_to_end.sh
-	@tests/skeletons.sh
-	@BUILD=$(BUILD) tests/known-bad/run.sh
-	@$(MAKE) --no-print-directory -j$(JOBS) -C emu test
-	@$(MAKE) --no-print-directory -j$(JOBS) -C tests
-	@$(MAKE) --no-print-directory test-grader
-	@$(MAKE) --no-print-directory test-slides
-	@$(MAKE) --no-print-directory test-view
-	@$(MAKE) --no-print-directory test-figures
+	@$(TIMED) "the emulator build" $(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all
+	@BUILD=$(BUILD) $(TIMED) "end to end" tests/end_to_end.sh
+	@$(TIMED) "the skeletons" tests/skeletons.sh
+	@BUILD=$(BUILD) $(TIMED) "the known-bad corpus" tests/known-bad/run.sh
+	@$(TIMED) "the emulator's tests" $(MAKE) --no-print-directory -j$(JOBS) -C emu test
+	@$(TIMED) "the checker's tests" $(MAKE) --no-print-directory -j$(JOBS) -C tests
+	@$(TIMED) "the grader's tests" $(MAKE) --no-print-directory test-grader
+	@$(TIMED) "the deck's tests" $(MAKE) --no-print-directory test-slides
+	@$(TIMED) "the report's tests" $(MAKE) --no-print-directory test-view
+	@$(TIMED) "the README figures" $(MAKE) --no-print-directory test-figures
 
 # Every measured figure of the READMEs names the committed run it is from (tests/docs/figures.mjs).
 .PHONY: test-figures
