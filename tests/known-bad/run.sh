@@ -16,7 +16,10 @@
 # only see one (an endless loop is "timeout" on a GPU). A fifth header line
 #     # gap: what the checker cannot see yet
 # marks a mistake the checker is known to miss: it is counted as skipped when it
-# passes (and listed), as ok when it is caught. Gaps are the honest to-do list.
+# passes (and listed), as ok when it is caught. Gaps are the honest to-do list. A line
+#     # emu-says: REGEX
+# asks more of the emulator's message than its class: where it happened and why (the line and
+# thread that stored the first wrong element, the kernel parameter an access ran past).
 # Verdict classes: wrong, unwritten, crash, timeout, cuda-error, out-of-bounds, race,
 # warp-sync, uninitialized-shared, uninitialized-global, sync-mask, barrier-divergence,
 # endless-loop, host-compute, forbidden (refused at build), inputs-modified,
@@ -229,6 +232,9 @@ run_patch() {
                     why="verdict $got, expected $verdict: ${message:0:200}"
                 elif [ -z "$got" ] && ! grep -qiE "$(class_words "${alternatives[0]}")" <<<"$message"; then
                     why="failed, but the message does not say $verdict: ${message:0:200}"
+                elif [ "$backend" = emu ] && [ -n "$(header "$p" emu-says)" ] &&
+                    ! grep -qE "$(header "$p" emu-says)" <<<"$message"; then
+                    why="the message does not say /$(header "$p" emu-says)/: ${message:0:300}"
                 fi
             fi
             # "# also: gpu-build": the variant must also pass nvcc's build and its policy
