@@ -38,7 +38,7 @@ typedef struct {
     run_result result;
     char ended[300];      /* how the program ended abnormally; "" when it exited 0 */
     char tail[500];       /* the end of its stderr */
-    char warnings[1024];  /* its "warning:" lines, without repeats */
+    char warnings[4096];  /* its "warning:" lines, whole, without repeats */
     labio_file out;
     int have_output;
     int finished;         /* the harness wrote the checker's token last: no early exit */
@@ -51,6 +51,9 @@ typedef struct {
 int stage_run(const check_options *opt, const char *program, const check_variant *v, const check_case_set *set,
               const char *workdir, const char *tag, run_outcome *o);
 void run_outcome_free(run_outcome *o);
+/* The "warning:" lines of a program's stderr file, whole, without repeats, into out (with a
+ * last line saying how many did not fit). */
+void collect_warnings(const char *path, char *out, size_t size);
 
 /* The results as the harness writes them: each record once, only records it writes. NULL when
  * they are, else why not (in why). */

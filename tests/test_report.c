@@ -10,6 +10,7 @@
 #include "labs.h"
 #include "profile.h"
 #include "report.h"
+#include "stages.h"
 #include "tests.h"
 
 /* A small strict JSON syntax checker: returns the position after one value, or NULL. */
@@ -412,6 +413,42 @@ static void test_warnings_whole(void)
     CU_ASSERT(whole > 5 && whole < 20);
 }
 
+/* The program's warnings as the run stage collects them: a line longer than any fixed buffer
+ * comes whole, repeats once, and what does not fit is counted, never cut mid-line. */
+static void test_collect_warnings(void)
+{
+    char path[] = "/tmp/gpulab-warnings-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    char long_line[3000];
+    memset(long_line, 'x', sizeof long_line - 1);
+    long_line[sizeof long_line - 1] = '\0';
+    fprintf(f, "emu: warning: [a] %s END\n", long_line);
+    fprintf(f, "not a warning\nemu: warning: [b] short\nemu: warning: [b] short\n");
+    for (int i = 0; i < 40; i++)
+        fprintf(f, "emu: warning: [c%d] %.60s\n", i, long_line);
+    fclose(f);
+    char out[4096];
+    collect_warnings(path, out, sizeof out);
+    unlink(path);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, " END\n"));           /* the long line is whole */
+    const char *b = strstr(out, "[b] short");
+    CU_ASSERT_PTR_NOT_NULL(b);
+    CU_ASSERT_PTR_NULL(b ? strstr(b + 1, "[b] short") : NULL); /* once */
+    CU_ASSERT_PTR_NULL(strstr(out, "not a warning"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "more warning lines, not shown)\n"));
+    for (const char *line = out; *line;) { /* every line whole: a warning or the count */
+        const char *end = strchr(line, '\n');
+        CU_ASSERT_FATAL(end != NULL);
+        CU_ASSERT(strncmp(line, "emu: warning: ", 14) == 0 || strncmp(line, "(and ", 5) == 0);
+        if (strncmp(line, "emu: warning: [c", 16) == 0)
+            CU_ASSERT_EQUAL(end - strchr(line, ']') - 2, 60);
+        line = end + 1;
+    }
+}
+
 int add_report_tests(void)
 {
     CU_pSuite suite = CU_add_suite("report", NULL, NULL);
@@ -424,7 +461,9 @@ int add_report_tests(void)
         !CU_add_test(suite, "a correct but uncoalesced kernel passes, with a note on its sectors",
                      test_uncoalesced_note) ||
         !CU_add_test(suite, "the report wraps to its width and loses nothing", test_wrapped_to_width) ||
-        !CU_add_test(suite, "warnings join whole lines, the known-hazard note first", test_warnings_whole))
+        !CU_add_test(suite, "warnings join whole lines, the known-hazard note first", test_warnings_whole) ||
+        !CU_add_test(suite, "the run's warnings come whole, once, and what does not fit is counted",
+                     test_collect_warnings))
         return -1;
     return 0;
 }
