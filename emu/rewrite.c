@@ -376,19 +376,28 @@ static int device_declares(size_t e)
 static size_t device_sync_at[MAX_DEVICE_SYNCS];
 static int device_sync_host_too[MAX_DEVICE_SYNCS], device_syncs;
 
+/* From i, the start of the next identifier outside literals (a word no identifier character
+ * precedes), or len. */
+static size_t next_word(size_t i)
+{
+    while (i < len) {
+        size_t j = skip_literal(i);
+        if (j != i)
+            i = j;
+        else if (is_ident((unsigned char)src[i]) && !(i > 0 && is_ident((unsigned char)src[i - 1])))
+            return i;
+        else
+            i++;
+    }
+    return len;
+}
+
 static void check_device_sync(void)
 {
     size_t i = 0;
     while (i < len) {
-        size_t j = skip_literal(i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (!is_ident((unsigned char)src[i]) || (i > 0 && is_ident((unsigned char)src[i - 1]))) {
-            i++;
-            continue;
-        }
+        if ((i = next_word(i)) >= len)
+            break;
         size_t e = word_end(i);
         int global = word_is(i, e, "__global__"), device = word_is(i, e, "__device__");
         size_t line = i;
@@ -641,15 +650,8 @@ static void volatile_lines(buf *out)
         return;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < len;) {
-            size_t j = skip_literal(i);
-            if (j != i) {
-                i = j;
-                continue;
-            }
-            if (!is_ident((unsigned char)src[i]) || (i > 0 && is_ident((unsigned char)src[i - 1]))) {
-                i++;
-                continue;
-            }
+            if ((i = next_word(i)) >= len)
+                break;
             size_t e = word_end(i);
             if (pass == 0 && word_is(i, e, "volatile")) {
                 marked[line_of(i)] = 1;
@@ -765,15 +767,8 @@ static void kernel_params(buf *out)
 {
     buf table = {0};
     for (size_t i = 0; i < len;) {
-        size_t j = skip_literal(i);
-        if (j != i) {
-            i = j;
-            continue;
-        }
-        if (!is_ident((unsigned char)src[i]) || (i > 0 && is_ident((unsigned char)src[i - 1]))) {
-            i++;
-            continue;
-        }
+        if ((i = next_word(i)) >= len)
+            break;
         size_t e = word_end(i);
         if (!word_is(i, e, "__global__")) {
             i = e;
