@@ -88,7 +88,10 @@ HARNESS_OBJS += $(TARGET)/common/l2_flush.o
 endif
 CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
-CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
+CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/shipped_todos.o
+# The skeletons' TODO regions as shipped (the checker's "unfinished" list), generated from
+# labs/ whenever a skeleton changes or a lab is added: nobody regenerates it by hand.
+SKELETONS := $(wildcard labs/[0-9][0-9]-*/*.cu)
 
 .PHONY: sweep sweep-needs-gpu readme-ladder
 .PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
@@ -120,6 +123,13 @@ $(BUILD)/common/%.o: common/%.c common/*.h
 $(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/checker/shipped_todos.c: checker/shipped-todos.sh $(SKELETONS) labs
+	@mkdir -p $(@D)
+	checker/shipped-todos.sh > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/checker/shipped_todos.o: $(BUILD)/checker/shipped_todos.c checker/todos.h
+	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
 
 $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ -ljansson -lm
@@ -185,7 +195,7 @@ ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: e
 
 CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$(PROFILE)),--profile) $(if $(COUNTERS_CSV),--counters-csv $(COUNTERS_CSV)) \
              $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(filter 1,$(FAST)),--fast) \
-             $(if $(VARIANT),--variant $(VARIANT)) $(CHECK_EXTRA)
+             $(if $(VARIANT),--variant $(VARIANT)) $(if $(filter emu,$(BACKEND)),--jobs $(JOBS)) $(CHECK_EXTRA)
 
 # On a GPU the emulator's diagnostics run too where its toolchain is installed (tools/setup
 # emu): the same lab files are built for it, and the checker runs them on the emulator's

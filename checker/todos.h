@@ -13,7 +13,8 @@ typedef struct {
     const char *lines; /* the line before, the region, the line after, each ending in \n */
 } shipped_todo;
 
-extern const shipped_todo shipped_todos[]; /* shipped_todos.c, from checker/shipped-todos.sh */
+/* Generated into the build folder by checker/shipped-todos.sh from the skeletons. */
+extern const shipped_todo shipped_todos[];
 extern const int shipped_todo_count;
 
 /* Lists the TODOs of `lab_file` ("NN-name/file.cu") still unfilled in the file at `path`, one
