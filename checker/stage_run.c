@@ -9,6 +9,7 @@
 
 #include "lab_counters.h"
 #include "labio_names.h"
+#include "pattern.h"
 #include "stages.h"
 
 /* Lines of the program's stderr that are warnings ("emu: warning: ..." from the
@@ -106,11 +107,11 @@ const char *results_not_the_harness(const labio_file *out, char *why, size_t siz
 /* The emulator's modes must be those this run set (a lab file cannot set its own). NULL when
  * they are, else what differed. */
 static const char *emulator_modes_differ(const labio_file *out, const check_variant *v, const char *time_limit,
-                                         char *why, size_t size)
+                                         const char *step_limit, char *why, size_t size)
 {
     const char *expected[][2] = {{"races", "error"},
                                  {"warp_sync", v->legacy_warp_sync ? "warn" : "error"},
-                                 {"step_limit", "2147483648"},
+                                 {"step_limit", step_limit},
                                  {"trace", getenv("EMU_TRACE") && *getenv("EMU_TRACE") ? "on" : "off"},
                                  {"time_limit_s", time_limit},
                                  {"syscalls", "filtered"}};
@@ -152,6 +153,41 @@ static unsigned long long results_bound(const check_variant *v, const check_case
     return bytes;
 }
 
+/* The emulator's budget of lane accesses per launch (EMU_STEP_LIMIT). A loop that never ends
+ * but keeps touching memory then stops after the same count on every machine, whatever its load,
+ * in a second or two; the time limit is left for loops that touch no memory. The budget is
+ * STEP_BUDGET_FACTOR times what the largest case needs: its global accesses by the lab's model
+ * (its elements where the kernel has none), which leaves room for the shared-memory traffic of
+ * tiles and trees and barrier waits: the solutions all pass at 128 (and tiled32 fails at 32 on
+ * its small odd case, where the padded tiles weigh most). A kernel that needs more is far off
+ * the lab's pattern. */
+#define STEP_BUDGET_FACTOR 512ull
+#define STEP_BUDGET_FLOOR (1ull << 22)
+#define STEP_BUDGET_SMS 1 /* the emulated device's SM count (emu/src/emu_api.c) */
+
+unsigned long long stage_step_budget(const check_variant *v, const check_case_set *set)
+{
+    const lab_task_info *info = lab_task_find(v->task);
+    unsigned long long most = 0;
+    for (int c = 0; c < set->count; c++) {
+        const check_case *cs = &set->cases[c];
+        unsigned long long need = 0;
+        if (info) {
+            need = (unsigned long long)info->output.count(&cs->size);
+            for (int i = 0; i < info->input_count; i++)
+                need += (unsigned long long)info->inputs[i].count(&cs->size);
+        }
+        model_params p;
+        model_counts m;
+        if (pattern_model(v, cs, STEP_BUDGET_SMS, &p, &m) == 0 && (m.gld_bytes + m.gst_bytes) / 4 > need)
+            need = (m.gld_bytes + m.gst_bytes) / 4;
+        if (need > most)
+            most = need;
+    }
+    unsigned long long budget = most * STEP_BUDGET_FACTOR;
+    return budget > STEP_BUDGET_FLOOR ? budget : STEP_BUDGET_FLOOR;
+}
+
 int stage_run(const check_options *opt, const char *program, const check_variant *v, const check_case_set *set,
               const char *workdir, const char *tag, run_outcome *o)
 {
@@ -170,11 +206,12 @@ int stage_run(const check_options *opt, const char *program, const check_variant
     /* The emulator's modes, all of them set here (not left to the caller's environment): the
      * warp-synchronous rule of this variant (labs.c), races as errors, the default step limit;
      * the emulator names an endless kernel itself when its own time limit comes first. */
-    char limit[32];
+    char limit[32], steps[32];
     snprintf(limit, sizeof limit, "%g", opt->timeout_s / 2);
+    snprintf(steps, sizeof steps, "%llu", stage_step_budget(v, set));
     setenv("EMU_WARP_SYNC", v->legacy_warp_sync ? "warn" : "error", 1);
     setenv("EMU_RACES", "error", 1);
-    unsetenv("EMU_STEP_LIMIT");
+    setenv("EMU_STEP_LIMIT", steps, 1);
     setenv("EMU_TIME_LIMIT_S", limit, 1);
 
     char *argv[] = {(char *)program, "--input", input, "--variant", (char *)v->name, NULL};
@@ -206,7 +243,7 @@ int stage_run(const check_options *opt, const char *program, const check_variant
     /* What the channel carried must be the harness's alone, from a run in the modes set here. */
     const char *forged = o->forged[0] ? o->forged : results_not_the_harness(&o->out, why, sizeof why);
     if (!forged)
-        forged = emulator_modes_differ(&o->out, v, limit, why, sizeof why);
+        forged = emulator_modes_differ(&o->out, v, limit, steps, why, sizeof why);
     if (forged) {
         o->finished = 0;
         if (forged != o->forged)

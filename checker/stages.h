@@ -51,6 +51,8 @@ typedef struct {
 int stage_run(const check_options *opt, const char *program, const check_variant *v, const check_case_set *set,
               const char *workdir, const char *tag, run_outcome *o);
 void run_outcome_free(run_outcome *o);
+/* The emulator's limit of lane accesses per launch for these cases (EMU_STEP_LIMIT). */
+unsigned long long stage_step_budget(const check_variant *v, const check_case_set *set);
 /* The "warning:" lines of a program's stderr file, whole, without repeats, into out (with a
  * last line saying how many did not fit). */
 void collect_warnings(const char *path, char *out, size_t size);

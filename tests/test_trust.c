@@ -128,6 +128,37 @@ static void test_off_pattern(void)
     CU_ASSERT_FALSE(off_pattern_with("08-reduce-bandwidth", "atomic_total", 70001, 0, 1.0, 1.0, 2 * 2 + 1, message, 600));
 }
 
+/* The emulator's step budget: the same for every machine, far above what the lab's kernels need
+ * (the solutions all pass at a quarter of it), and small enough that an endless loop ends in
+ * seconds, not at the wall clock. */
+static void test_step_budget(void)
+{
+    check_case_set set;
+    const check_variant *v = check_find_variant("03-reduce-divergence", "interleaved");
+    CU_ASSERT_FATAL(v != NULL && cases_build(v, BACKEND_EMU, 1, &set) == 0);
+    long long most = 0;
+    for (int c = 0; c < set.count; c++)
+        if (!set.cases[c].fast && set.cases[c].size.n > most)
+            most = set.cases[c].size.n;
+    check_case_set diagnosed;
+    cases_part(&set, 0, &diagnosed);
+    unsigned long long budget = stage_step_budget(v, &diagnosed);
+    CU_ASSERT(budget >= 512ull * (unsigned long long)most);      /* every element many times over */
+    CU_ASSERT(budget <= 1024ull * 4 * (unsigned long long)most); /* ... but not the 2^31 it was */
+    CU_ASSERT_EQUAL(budget, stage_step_budget(v, &diagnosed));  /* no clock, no load: the same */
+    cases_free(&set);
+
+    /* a tiled matmul needs its shared-memory loads too: far above its global accesses */
+    v = check_find_variant("02-matmul-tiled", "tiled32");
+    CU_ASSERT_FATAL(v != NULL && cases_build(v, BACKEND_EMU, 1, &set) == 0);
+    cases_part(&set, 0, &diagnosed);
+    model_params p;
+    model_counts m;
+    CU_ASSERT_FATAL(pattern_model(v, &diagnosed.cases[diagnosed.count - 1], 1, &p, &m) == 0);
+    CU_ASSERT(stage_step_budget(v, &diagnosed) >= 128 * (m.gld_bytes + m.gst_bytes) / 4);
+    cases_free(&set);
+}
+
 int add_trust_tests(void)
 {
     CU_pSuite s = CU_add_suite("trust boundary", NULL, NULL);
@@ -135,7 +166,8 @@ int add_trust_tests(void)
         return -1;
     if (!CU_add_test(s, "a program's tags only fail a kernel", test_tags_only_fail) ||
         !CU_add_test(s, "results: each record once, only the harness's", test_results_are_the_harness_alone) ||
-        !CU_add_test(s, "off-pattern: the counts held to the model's band", test_off_pattern))
+        !CU_add_test(s, "off-pattern: the counts held to the model's band", test_off_pattern) ||
+        !CU_add_test(s, "the emulator's step budget: fixed, and far above the pattern's", test_step_budget))
         return -1;
     return 0;
 }

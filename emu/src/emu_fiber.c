@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <ucontext.h>
 
 typedef struct {
@@ -138,9 +139,18 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
     (void)ucv;
 #endif
     if (sig == SIGALRM) {
-        emu_timed_out = 1;
-        if (!l)
-            return; /* the scheduler checks the flag */
+        /* The first alarm only raises the flag, which the scheduler reads after every warp round
+         * and barrier: a lane that makes accesses or waits comes back to it within EMU_LOG_MAX
+         * accesses. Stopping the lane here instead could leave the runtime in the middle of an
+         * update (a table, malloc's lock) and hang the report. A second alarm that finds a lane
+         * still running means it has made no access since: it spins in its own code, where
+         * stopping it is safe. */
+        if (!emu_timed_out || !l) {
+            emu_timed_out = 1;
+            struct itimerval grace = {{0, 0}, {0, 250000}};
+            setitimer(ITIMER_REAL, &grace, NULL);
+            return;
+        }
         emu_cur = NULL;
         emu_lane_fault(l, cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, pc,
                    "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S) "

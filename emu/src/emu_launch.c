@@ -25,6 +25,7 @@ unsigned long long emu_host_launches;
 volatile sig_atomic_t emu_timed_out;
 #define step_limit (emu_settings_page.s.step_limit)
 static double launch_start_s;
+static unsigned long long next_clock_check; /* emu_steps at which the clock is read next */
 
 static double now_s(void)
 {
@@ -192,6 +193,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
     emu_fiber_init();
     init_limits();
     emu_steps = 0;
+    next_clock_check = 1u << 16;
     emu_timed_out = 0;
     launch_start_s = now_s();
     if (emu_time_limit_s > 0) {
@@ -242,12 +244,19 @@ int emu_check_budget(void)
 {
     if (emu_steps > step_limit) {
         emu_fault_set(cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, 0, NULL,
-                      "probable endless loop: the launch made more than %llu memory accesses (EMU_STEP_LIMIT)",
+                      "probable endless loop: its threads made more than %llu steps (memory accesses, barrier "
+                      "arrivals and warp operations; EMU_STEP_LIMIT)",
                       step_limit);
         return -1;
     }
-    if (emu_timed_out ||
-        (emu_time_limit_s > 0 && (emu_steps & 0xffff) == 0 && now_s() - launch_start_s > emu_time_limit_s)) {
+    /* The clock is read every 65536 accesses or so. emu_steps grows by a warp's lanes at a time,
+     * so a test of exact multiples would skip most of them and leave the time limit to chance. */
+    int late = 0;
+    if (emu_time_limit_s > 0 && emu_steps >= next_clock_check) {
+        next_clock_check = emu_steps + (1u << 16);
+        late = now_s() - launch_start_s > emu_time_limit_s;
+    }
+    if (emu_timed_out || late) {
         emu_fault_set(cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, 0, NULL,
                       "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S)",
                       emu_time_limit_s);

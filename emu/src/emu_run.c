@@ -213,6 +213,12 @@ static int run_warp(unsigned int w)
         if (!(accessing >> (g[0] - L) & 1)) {
             if (emu_warp_round(g, k) != 0)
                 return -1;
+            emu_steps += (unsigned long long)k; /* warp operations count as steps too */
+            if (emu_check_budget() != 0) { /* a loop of warp operations alone */
+                emu_fault_lane = g[0];
+                emu_fault.site = min;
+                return -1;
+            }
             continue;
         }
         /* each lane's next access into its fields, for the counters, checks and messages (a
@@ -320,6 +326,12 @@ static int run_block(void)
                           "block. Keep every thread in the loop and guard only its work)",
                           emu_block.x, emu_block.y, emu_block.z, first->tid.x, first->tid.y, first->tid.z, at,
                           gone->tid.x, gone->tid.y, gone->tid.z);
+            return -1;
+        }
+        emu_steps += (unsigned long long)waiting; /* so does each thread's arrival at a barrier */
+        if (emu_check_budget() != 0) { /* a loop of barriers alone */
+            emu_fault_lane = first;
+            emu_fault.site = first->site;
             return -1;
         }
         emu_race_interval(); /* the barrier orders everything before it */

@@ -468,3 +468,19 @@ extern "C" int emu_test_shuffle_after_branch(unsigned int n, int *sum)
     cudaFree(o);
     return e;
 }
+
+/* Only barriers in the loop: each thread's arrival counts as a step (EMU_STEP_LIMIT). */
+__global__ void endless_barriers(int *data, int step)
+{
+    for (unsigned int stride = 1; stride < blockDim.x; stride *= step) /* the bug: step is 1 */
+        __syncthreads();
+    data[threadIdx.x % 4] = 0;
+}
+
+extern "C" int emu_test_endless_barriers(void)
+{
+    int *d;
+    cudaMalloc((void **)&d, 4 * sizeof(int));
+    endless_barriers<<<1, 64>>>(d, 1);
+    return cudaDeviceSynchronize();
+}

@@ -19,6 +19,7 @@ int emu_test_global_oob(void);
 int emu_test_shared_oob(void);
 int emu_test_endless(void);
 int emu_test_spin(void);
+int emu_test_endless_barriers(void);
 int emu_test_divergent_barrier(void);
 int emu_test_early_return_barrier(int guarded);
 int emu_test_parent_child(int tail);

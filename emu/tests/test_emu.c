@@ -232,11 +232,29 @@ static void test_endless_loop(void)
     set_mode("EMU_STEP_LIMIT", NULL);
 }
 
+static void test_endless_barriers(void)
+{
+    set_mode("EMU_STEP_LIMIT", "100000");
+    expect_kernel_error(emu_test_endless_barriers(), cudaErrorLaunchTimeout, "more than 100000 steps");
+    set_mode("EMU_STEP_LIMIT", NULL);
+}
+
+/* No access in the loop: the second alarm stops the lane where it spins. */
 static void test_time_limit(void)
 {
     set_mode("EMU_TIME_LIMIT_S", "0.2");
     expect_kernel_error(emu_test_spin(), cudaErrorLaunchTimeout, "time limit");
     set_mode("EMU_TIME_LIMIT_S", NULL);
+}
+
+/* Accesses in the loop and no step limit: the alarm's flag, read by the scheduler, stops it. */
+static void test_time_limit_accessing(void)
+{
+    set_mode("EMU_STEP_LIMIT", "0");
+    set_mode("EMU_TIME_LIMIT_S", "0.2");
+    expect_kernel_error(emu_test_endless(), cudaErrorLaunchTimeout, "time limit");
+    set_mode("EMU_TIME_LIMIT_S", NULL);
+    set_mode("EMU_STEP_LIMIT", NULL);
 }
 
 static void test_divergent_barrier(void)
@@ -675,7 +693,7 @@ static void test_broken_endless_stride(void)
     CU_ASSERT_EQUAL(r.status, cudaErrorLaunchTimeout);
     CU_ASSERT(names_line(&r, "endless_stride.cu", "endless"));
     CU_ASSERT(has(&r, "(in reduce_endless)"));
-    CU_ASSERT(has(&r, "probable endless loop: the launch made more than 200000 memory accesses (EMU_STEP_LIMIT)"));
+    CU_ASSERT(has(&r, "probable endless loop: its threads made more than 200000 steps"));
     CU_ASSERT_FALSE(has(&r, "race"));
 }
 
@@ -960,7 +978,9 @@ int add_emu_tests(void)
         !CU_add_test(s, "out-of-bounds message names block, thread, kernel", test_global_oob_message) ||
         !CU_add_test(s, "out-of-bounds dynamic shared access", test_shared_out_of_bounds) ||
         !CU_add_test(s, "endless loop stopped by the step budget", test_endless_loop) ||
+        !CU_add_test(s, "endless loop of barriers alone stopped by the step budget", test_endless_barriers) ||
         !CU_add_test(s, "endless loop without memory accesses: time limit", test_time_limit) ||
+        !CU_add_test(s, "endless loop with accesses, no step budget: time limit", test_time_limit_accessing) ||
         !CU_add_test(s, "__syncthreads in divergent code", test_divergent_barrier) ||
         !CU_add_test(s, "an early return before __syncthreads: [barrier-divergence]", test_early_return_before_barrier) ||
         !CU_add_test(s, "a child grid not tail-launched reads what the parent writes: [race]", test_parent_child_race) ||
