@@ -1,7 +1,7 @@
 /* check: runs lab programs on the checker's own inputs and judges them.
  *
  *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
- *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME]
+ *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME] [--jobs N]
  *         [--view DIR [--view-build DIR]] LAB...
  *
  * For every kernel variant of every lab named, the checker runs its stages
@@ -9,8 +9,10 @@
  * kernel is correct; 2 for bad usage.
  */
 #define _XOPEN_SOURCE 700
+#include <errno.h>
 #include <ftw.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,7 @@ static void usage(void)
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
                     "             [--profile] [--require-model] [--timed-only] [--fast] [--launcher] [--variant NAME] [--emu-build DIR]"
                     " [--library PROGRAM] [--sweep CSV]"
-                    " [--counters-csv FILE] [--seed N] [--timeout SECONDS]\n"
+                    " [--counters-csv FILE] [--seed N] [--timeout SECONDS] [--jobs N]\n"
                     "             [--view DIR [--view-build DIR]] LAB...\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
@@ -70,6 +72,15 @@ static void check_fast_cases(const check_options *opt, run_report *run, const ch
     run_outcome_free(&outcome);
 }
 
+/* A report of a kernel not run yet: nothing measured. */
+static void kernel_init(kernel_report *k, const check_variant *v)
+{
+    memset(k, 0, sizeof *k);
+    k->variant = v;
+    k->verdict = VERDICT_NO_OUTPUT;
+    k->time_ms = k->e2e_ms = k->cpu_ms = k->gbps = k->gflops = k->pct_peak = k->spread_pct = -1;
+}
+
 /* One kernel variant through every stage. */
 static void check_variant_stages(const check_options *opt, run_report *run, const char *program,
                                  const char *fast_program, const char *emu_program, const check_variant *v,
@@ -78,10 +89,7 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     check_case_set set, diagnosed, fast;
     run_outcome outcome;
 
-    memset(k, 0, sizeof *k);
-    k->variant = v;
-    k->verdict = VERDICT_NO_OUTPUT;
-    k->time_ms = k->e2e_ms = k->cpu_ms = k->gbps = k->gflops = k->pct_peak = k->spread_pct = -1;
+    kernel_init(k, v);
     if (cases_build(v, strcmp(opt->backend, "emu") == 0 ? BACKEND_EMU : BACKEND_GPU, opt->seed, &set) != 0) {
         snprintf(k->message, sizeof k->message, "checker: out of memory building inputs");
         return;
@@ -115,6 +123,124 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
                  "is missing: the large cases cannot run (make builds it beside %s)", program, program);
     }
     cases_free(&set);
+}
+
+/* --jobs N on the emulator: a lab's kernels are checked N at a time, each in a child process of
+ * its own (its files in the work folder carry its name). What a child found comes back whole
+ * through a pipe: its kernel report (plain data; the variant it points to is the parent's own,
+ * at the same address after fork) and what it added to the run. The report is then printed in
+ * the lab's order, the same as with one at a time. On a GPU the kernels are timed, so one at a
+ * time always. */
+typedef struct {
+    kernel_report kernel;
+    char device[sizeof ((run_report *)0)->device];
+    int device_cc, device_sms;
+    double peak_gbps;
+    uint64_t emu_lane_accesses; /* what this kernel added to the run's */
+    double emu_kernel_ms;
+} variant_result;
+
+typedef struct {
+    pid_t pid;
+    int fd;
+    kernel_report *k;
+} variant_worker;
+
+static int read_whole(int fd, void *buf, size_t size)
+{
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, (char *)buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+static int write_whole(int fd, const void *buf, size_t size)
+{
+    size_t put = 0;
+    while (put < size) {
+        ssize_t n = write(fd, (const char *)buf + put, size - put);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        put += (size_t)n;
+    }
+    return 0;
+}
+
+/* Waits for worker w and takes what it found into its kernel report and the run. */
+static void variant_collect(run_report *run, variant_worker *w)
+{
+    static variant_result r; /* ~10 KiB: not on the stack */
+    const check_variant *v = w->k->variant;
+    int ok = read_whole(w->fd, &r, sizeof r) == 0;
+    close(w->fd);
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!ok) {
+        kernel_init(w->k, v);
+        snprintf(w->k->message, sizeof w->k->message, "checker: the process that checked this kernel ended (%s %d) "
+                 "before it said what it found", WIFSIGNALED(status) ? "signal" : "exit status",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        return;
+    }
+    *w->k = r.kernel;
+    if (!run->device[0] && r.device[0]) {
+        memcpy(run->device, r.device, sizeof run->device);
+        run->device_cc = r.device_cc;
+        run->device_sms = r.device_sms;
+        run->peak_gbps = r.peak_gbps;
+    }
+    run->emu_lane_accesses += r.emu_lane_accesses;
+    run->emu_kernel_ms += r.emu_kernel_ms;
+}
+
+/* Starts variant v's stages in a child; its report goes to k when collected. -1: no child
+ * (the caller checks it here instead). */
+static int variant_start(const check_options *opt, run_report *run, const char *program, const char *fast_program,
+                         const char *emu_program, const check_variant *v, const char *workdir, kernel_report *k,
+                         variant_worker *w)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        static variant_result r;
+        close(fds[0]);
+        uint64_t lanes = run->emu_lane_accesses;
+        double ms = run->emu_kernel_ms;
+        check_variant_stages(opt, run, program, fast_program, emu_program, v, workdir, &r.kernel);
+        memcpy(r.device, run->device, sizeof r.device);
+        r.device_cc = run->device_cc;
+        r.device_sms = run->device_sms;
+        r.peak_gbps = run->peak_gbps;
+        r.emu_lane_accesses = run->emu_lane_accesses - lanes;
+        r.emu_kernel_ms = run->emu_kernel_ms - ms;
+        fflush(stdout);
+        fflush(stderr);
+        _exit(write_whole(fds[1], &r, sizeof r) == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    w->pid = pid;
+    w->fd = fds[0];
+    w->k = k;
+    kernel_init(k, v);
+    return 0;
 }
 
 /* The lab's library call (CUB, cuBLAS) on the same cases, timed the same way. It is the
@@ -184,6 +310,7 @@ int main(int argc, char **argv)
     /* the report wraps to the terminal; 80 columns into a file or a pipe */
     report_set_width(colour && ioctl(1, TIOCGWINSZ, &terminal) == 0 && terminal.ws_col > 0 ? terminal.ws_col : 80);
     const char *only_variant = NULL; /* --variant NAME: check that kernel alone */
+    int jobs = 1;                    /* --jobs N: kernels checked at a time (the emulator's) */
     const char *sweep_csv = NULL;    /* --sweep FILE: time every kernel over sizes instead */
     char workdir[] = "/tmp/gpulab-check-XXXXXX";
 
@@ -206,6 +333,8 @@ int main(int argc, char **argv)
             opt.library = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--sweep") == 0)
             sweep_csv = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--jobs") == 0)
+            jobs = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--variant") == 0)
             only_variant = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--tree") == 0)
@@ -233,7 +362,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!opt.tree || !opt.build || lab_count == 0 || opt.timeout_s <= 0 ||
+    if (!opt.tree || !opt.build || lab_count == 0 || opt.timeout_s <= 0 || jobs < 1 || jobs > 64 ||
         (strcmp(opt.backend, "gpu") != 0 && strcmp(opt.backend, "emu") != 0)) {
         usage();
         return 2;
@@ -292,14 +421,33 @@ int main(int argc, char **argv)
             stage_view(&opt, &run, report, workdir);
             continue;
         }
+        /* timed kernels (a GPU's) and the report pages are made one at a time */
+        int at_once = strcmp(opt.backend, "emu") == 0 && !opt.view ? jobs : 1;
+        variant_worker workers[CHECK_MAX_VARIANTS];
+        int running = 0;
         for (int i = 0; i < check_variant_count(lab); i++) {
             if (only_variant && strcmp(only_variant, lab->variants[i].name) != 0)
                 continue;
             kernel_report *k = &report->kernels[report->count++];
+            if (at_once > 1) {
+                if (running == at_once) { /* the oldest first: they take about as long */
+                    variant_collect(&run, &workers[0]);
+                    memmove(workers, workers + 1, (size_t)--running * sizeof workers[0]);
+                }
+                if (variant_start(&opt, &run, program, fast_built ? fast_program : NULL,
+                                  emu_program[0] ? emu_program : NULL, &lab->variants[i], workdir, k,
+                                  &workers[running]) == 0) {
+                    running++;
+                    continue;
+                }
+            }
             check_variant_stages(&opt, &run, program, fast_built ? fast_program : NULL,
                                  emu_program[0] ? emu_program : NULL, &lab->variants[i], workdir, k);
-            report->correct &= k->correct;
         }
+        for (int i = 0; i < running; i++)
+            variant_collect(&run, &workers[i]);
+        for (int i = 0; i < report->count; i++)
+            report->correct &= report->kernels[i].correct;
         if (lab->library && opt.library && strcmp(opt.backend, "gpu") == 0 && !only_variant)
             check_library(&opt, &run, report, workdir);
         if (report->count == 0) {
