@@ -65,8 +65,12 @@ endif
 # Every copy a lab program makes goes through the harness first (it fails a launch
 # function that copies device data to the host: only kernels compute); no executable stack.
 LAB_LDFLAGS := -Xlinker --wrap=cudaMemcpy -Xlinker --wrap=cudaMemcpyAsync -Xlinker -z,noexecstack
-# Labs that launch kernels from the device need relocatable device code and the device runtime.
-RDC_LABS := 06-dynamic-parallelism
+# Labs that launch kernels from the device need relocatable device code and the device runtime:
+# those whose row in checker/labs.c has a variant that REQUIRES_DEVICE_LAUNCH (tools/lab-list).
+RDC_LABS := $(shell tools/lab-list device-launch)
+ifneq ($(.SHELLSTATUS),0)
+$(error tools/lab-list could not read the labs' table, checker/labs.c)
+endif
 
 LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
 ifdef LAB
@@ -248,7 +252,8 @@ sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
 
 # make readme-ladder RESULTS=FILE [LADDER_LABS="08 09"]: README.md's ladder table (between its
 # ladder markers) regenerated from a results JSON (make solutions JSON=FILE), by tools/ladder-table.
-LADDER_LABS ?= 08-reduce-bandwidth 09-sgemm-register-tiling
+# By default its labs are those with a library baseline in their row of checker/labs.c.
+LADDER_LABS ?= $(shell tools/lab-list library)
 readme-ladder:
 	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
 	@tools/ladder-table $(RESULTS) $(LADDER_LABS) > $(BUILD)/ladder.md.tmp

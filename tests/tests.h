@@ -10,5 +10,6 @@ int add_fixture_tests(void);
 int add_trust_tests(void);
 int add_todos_tests(void);
 int add_where_tests(void);
+int add_labs_tests(void);
 
 #endif
