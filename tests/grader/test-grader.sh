@@ -366,12 +366,14 @@ result "without a working sandbox make grade refuses" \
     "$([[ $status != 0 && ! -e $work/refused/grades.csv ]] && grep -q "SANDBOX=none" "$work/refused.log"; echo $?)" \
     "exit $status; see $work/refused.log"
 
-# ---- every lab has a rubric naming the checker's kernels ----
+# ---- every lab's rubric (solutions/NN-name/rubric) names the checker's kernels ----
+# (a lab without one is graded with the default, every kernel 10 points: nothing to check)
 for lab in $(cd labs && ls -d [0-9][0-9]-*); do
+    [[ -f solutions/$lab/rubric ]] || { echo "  note  $lab has no rubric: the default"; continue; }
     mkdir -p "$work/stub/$lab" && printf '#!/bin/sh\nexit 3\n' >"$work/stub/$lab/lab" && chmod +x "$work/stub/$lab/lab"
     "$BUILD/checker/check" --tree labs --build "$work/stub" --backend emu --json "$work/stub/$lab.json" --timeout 5 \
         "$lab" >/dev/null 2>&1
-    msg=$("$BUILD/grader/grade-report" rubric-check --rubric "grader/rubrics/${lab%%-*}.rubric" --report "$work/stub/$lab.json")
+    msg=$("$BUILD/grader/grade-report" rubric-check --rubric "solutions/$lab/rubric" --report "$work/stub/$lab.json")
     result "rubric ${lab%%-*} names exactly the checker's kernels" $? "$msg"
 done
 
