@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Assembles the lecture deck's Marp Markdown from
-//   slides/sections/*.md        teaching prose and questions, with {{directives}} (README.md lists them)
+//   slides/sections/*.md        the deck-wide sections (intro, model, measured, summary), and
+//   solutions/NN-name/slides.md each lab's section, in its folder of instructor files: teaching
+//                               prose and questions, with {{directives}} (README.md lists them)
 //   solutions/*/*.cu            code excerpts between '// slide: NAME' and '// slide: end'
 //   the results JSON            every measured number and table (default: the newest H100 report)
 //   checker/model.c             the seed's latency model (linked as it is)
@@ -397,13 +399,15 @@ footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.sl
     parts.push(expandFile('intro.md'));
     parts.push(expandFile('model.md'));
     for (const labDir of this.labDirs()) {
-      const file = `${labDir}.md`;
-      if (!fs.existsSync(path.join(sectionsDir, file)))
-        throw new DeckError(`labs/${labDir} has no section in the deck: write slides/sections/${file} (idea, diagram, key code, what changed, numbers, questions; see slides/README.md)`);
-      const text = read(file);
-      if (!new RegExp(`^# .*Lab ${labDir.slice(0, 2)}\\b`, 'm').test(text)) throw new DeckError(`slides/sections/${file} must open with a '# Lab ${labDir.slice(0, 2)} ...' heading`);
+      // A lab's section lives with its solution (solutions/NN-name/slides.md), beside its
+      // rubric: adding a lab touches its own folders and the checker's table, nothing here.
+      const file = `solutions/${labDir}/slides.md`;
+      if (!fs.existsSync(path.join(this.root, file)))
+        throw new DeckError(`labs/${labDir} has no section in the deck: write ${file} (idea, diagram, key code, what changed, numbers, questions; see slides/README.md)`);
+      const text = fs.readFileSync(path.join(this.root, file), 'utf8').trim();
+      if (!new RegExp(`^# .*Lab ${labDir.slice(0, 2)}\\b`, 'm').test(text)) throw new DeckError(`${file} must open with a '# Lab ${labDir.slice(0, 2)} ...' heading`);
       if (r.labs.some((l) => l.lab === labDir)) {
-        parts.push(this.expand(text, labDir, `slides/sections/${file}`));
+        parts.push(this.expand(text, labDir, file));
         continue;
       }
       // A lab newer than the run the deck quotes: its section may quote nothing of the run until
@@ -412,7 +416,7 @@ footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.sl
       if (quotes) labEntry(this.results, labDir); // the error that names the run to make
       const runFile = path.relative(this.root, path.resolve(this.root, this.results.file));
       const note = `\n\n<p class="src">No measured numbers for this lab here: ${escHtml(runFile)} has no run of it.</p>\n`;
-      const expanded = this.expand(text, labDir, `slides/sections/${file}`);
+      const expanded = this.expand(text, labDir, file);
       const firstBreak = expanded.indexOf('\n---\n');
       parts.push(firstBreak < 0 ? expanded + note : expanded.slice(0, firstBreak) + note + expanded.slice(firstBreak));
     }
