@@ -1417,7 +1417,7 @@ static void kernel_gist(FILE *f, const kernel_report *k, const drawn_run *d)
         fprintf(f, "correct");
     if (d && d->have_trace) {
         const trace_data *t = &d->t;
-        site_sum sites[MAX_SITES], worst;
+        site_sum sites[MAX_SITES], worst = {0}; /* {0}: gcc 13 cannot see have_worst guard it */
         int have_worst = 0;
         double worst_ratio = 1.0;
         for (int g = 0; g < t->nlaunch; g++) {
