@@ -1373,8 +1373,9 @@ static int cmd_rubric_check(const char *rubric_path, const char *report_path)
             bad = 1;
         }
     }
+    /* kernel and speed lines name a kernel; penalty and partial lines name a verdict class */
     for (int l = 0; l < r.count; l++)
-        if (r.lines[l].type != R_PENALTY && !lab_kernel(lab, r.lines[l].name)) {
+        if ((r.lines[l].type == R_KERNEL || r.lines[l].type == R_SPEED) && !lab_kernel(lab, r.lines[l].name)) {
             printf("%s: '%s' names no kernel of the lab\n", rubric_path, r.lines[l].text);
             bad = 1;
         }
