@@ -94,10 +94,14 @@ export function commandOf(results) {
 // The default sources, one per lab: for each lab folder, the newest H100 report (outside
 // SUPERSEDED folders) that has that lab. Labs measured again later (08 and 09 on 2026-11-24)
 // come from the newer run; the rest from the newest run over them. Returns [[labDir, file]].
+// A run of part of a lab (make solutions LAB=04 VARIANT=unrolling8, to compare one kernel) is
+// not the lab's numbers: of the runs that timed as many of its kernels as any run did, the newest.
 export function newestPerLab(resultsDir, labDirs) {
   return labDirs.map((d) => {
-    const has = (r) => r.labs.some((l) => l.lab === d && l.kernels.some((k) => k.time_ms != null));
-    return [d, newestH100Report(resultsDir, has)];
+    const timed = (r) => r.labs.find((l) => l.lab === d)?.kernels.filter((k) => k.time_ms != null).length ?? 0;
+    let most = 0;
+    h100Reports(resultsDir, (r) => { most = Math.max(most, timed(r)); return false; });
+    return [d, most ? newestH100Report(resultsDir, (r) => timed(r) === most) : null];
   });
 }
 

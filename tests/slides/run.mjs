@@ -94,16 +94,23 @@ const parsed = new Map(usedFiles.map((f) => [f, JSON.parse(fs.readFileSync(f, 'u
 const resultsUsed = path.join(root, used[0][1]);
 const report = { ...parsed.get(resultsUsed), labs: used.map(([lab, f]) => parsed.get(path.join(root, f)).labs.find((l) => l.lab === lab)) };
 check(`the deck's ${usedFiles.length} results files are of one device`, [...parsed.values()].every((r) => JSON.stringify(r.device) === JSON.stringify(report.device)));
-// Each lab from the newest H100 run that has it, none from a SUPERSEDED folder.
+// Each lab from the newest H100 run that timed all of it (as many of its kernels as any run did:
+// a run of one kernel for a comparison is not the lab's numbers), none from a SUPERSEDED folder.
 attempt('each lab from the newest H100 run of it', () => {
   const all = [];
   const walk = (d) => { if (fs.existsSync(path.join(d, 'SUPERSEDED'))) return; for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else if (p.endsWith('.json')) { try { const r = JSON.parse(fs.readFileSync(p, 'utf8')); if (r.schema === 'gpulab-report/1' && r.backend === 'gpu' && /H100/.test(r.device?.name)) all.push({ p, r }); } catch { /* other JSON */ } } } };
   walk(path.join(root, 'docs/results'));
+  const timed = (r, lab) => r.labs.find((l) => l.lab === lab)?.kernels.filter((k) => k.time_ms != null).length ?? 0;
   const stale = used.filter(([lab, f]) => {
     const mine = all.find((x) => x.p === path.join(root, f));
-    return !mine || all.some((x) => x.r.date > mine.r.date && x.r.labs.some((l) => l.lab === lab && l.kernels.some((k) => k.time_ms != null)));
+    const most = Math.max(...all.map((x) => timed(x.r, lab)));
+    return !mine || timed(mine.r, lab) < most || all.some((x) => x.r.date > mine.r.date && timed(x.r, lab) === most);
   });
   check(`each of ${used.length} labs is quoted from the newest H100 run of it`, stale.length === 0, stale.map((x) => x.join(' ')).join('; '));
+  // and the rule is needed: a newer run of lab 04's one kernel exists, and is not quoted
+  const partial = all.filter((x) => timed(x.r, '04-reduce-unrolling') === 1);
+  check('a newer run of one lab-04 kernel is not the lab\'s numbers', partial.length > 0 &&
+    !used.some(([lab, f]) => lab === '04-reduce-unrolling' && partial.some((x) => x.p === path.join(root, f))));
 });
 const seed = JSON.parse(execFileSync(path.join(out, 'seed_model'), ['4:2', '1024:16']).toString());
 
