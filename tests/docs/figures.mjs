@@ -9,7 +9,7 @@
 // exempt; so are code blocks. Sizes, percentages and the model's cycles are arithmetic, not
 // measurements, and are not checked here.
 //
-// node tests/docs/figures.mjs [FILE.md ...]   (default: README.md, labs/*/README.md, emu/README.md)
+// node tests/docs/figures.mjs [FILE.md ...]   (default: README.md, labs/*/README.md, emu/README.md, grader/README.md)
 // Prints one line per unbacked paragraph and "N paragraphs with figures, N unbacked"; exits 1
 // when any is unbacked.
 import fs from 'node:fs';
@@ -72,7 +72,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const pending = new Set(fs.existsSync(PENDING) ? fs.readFileSync(PENDING, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')) : []);
   const seen = new Set();
-  const files = args.length ? args : ['README.md', 'emu/README.md', ...fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d)).sort().map((d) => `labs/${d}/README.md`)];
+  const files = args.length ? args : ['README.md', 'emu/README.md', 'grader/README.md', ...fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d)).sort().map((d) => `labs/${d}/README.md`)];
   let count = 0, bad = 0;
   for (const f of files) {
     const p = path.resolve(root, f);
