@@ -35,7 +35,8 @@ typedef struct {
 #define SETTLED 0u           /* fenced after the store, or the store was the writer's last write */
 #define UNFENCED 0xffffffffu /* written again (a signal) with no __threadfence() after the store */
 
-static uint32_t grid_serial;
+static uint32_t grid_serial; /* the running grid's */
+static uint32_t last_serial; /* the newest grid's: a child resumed from does not give its number again */
 static word_state *arena_words;  /* one per word of the arena, mapped with its blocks */
 static word_state *device_words; /* one per word of the emu_device section (__device__ variables) */
 static size_t device_word_count;
@@ -47,7 +48,7 @@ static size_t stored_n, stored_cap;
 
 void emu_fence_grid(void)
 {
-    grid_serial++;
+    grid_serial = ++last_serial;
     stored_n = 0; /* a block stopped by a fault leaves its words unsettled: never read again */
 }
 

@@ -669,6 +669,13 @@ static void test_writers(void)
     CU_ASSERT(w.grid == 1 && w.writes == 256 && w.flags == EMU_WRITER_ATOMIC && w.block == 3 && w.thread == 63);
     snprintf(want, sizeof want, "broken/writers.cu:%d (in total)", marker_line("writers.cu", "atomic"));
     CU_ASSERT_STRING_EQUAL(site, want);
+    /* two child grids, each launched by a block of one parent: two grids wrote the word, the
+     * second last (each child grid has a serial of its own, not its sibling's), both of one host
+     * launch, one thread each: no flag */
+    CU_ASSERT_EQUAL(broken_writers(4, 0, &w, &g, &grids, site, sizeof site), cudaSuccess);
+    CU_ASSERT_EQUAL(grids, 2);
+    CU_ASSERT(w.grid == 2 && w.writes == 2 && w.flags == 0 && w.block == 0 && w.thread == 0);
+    CU_ASSERT_STRING_EQUAL(g.name, "store_one");
 }
 
 static void test_broken_wrong_tile_index(void)

@@ -5,7 +5,9 @@
  *   1  an index that repeats: out[threadIdx.x] in every block (no blockIdx term), so the
  *      threads of four blocks store to the same 64 words;
  *   2  the same kernel with its blockIdx term: one store per word (clean);
- *   3  every thread adds its value with atomicAdd: the atomics of many threads (clean). */
+ *   3  every thread adds its value with atomicAdd: the atomics of many threads (clean);
+ *   4  two blocks of one grid each launch a child grid from the device that stores to the same
+ *      word: two launches wrote it (each child runs right after its block, as its own grid). */
 #include "broken.h"
 
 #include <cuda_runtime.h>
@@ -29,6 +31,17 @@ __global__ void copy_rows(const int *in, int *out, int with_block)
 {
     int i = with_block ? blockIdx.x * blockDim.x + threadIdx.x : threadIdx.x;
     out[i] = in[blockIdx.x * blockDim.x + threadIdx.x]; // @copy-store
+}
+
+__global__ void store_one(int *out, int value)
+{
+    out[0] = value; // @child-store
+}
+
+__global__ void launch_children(int *out)
+{
+    if (threadIdx.x == 0)
+        store_one<<<1, 1>>>(out, (int)blockIdx.x + 1);
 }
 
 __global__ void total(const int *in, int *out)
@@ -65,6 +78,9 @@ extern "C" int broken_writers(int variant, unsigned int word, emu_writer *w, emu
         break;
     case 3:
         total<<<4, 64>>>(in, out);
+        break;
+    case 4:
+        launch_children<<<2, 32>>>(out);
         break;
     }
     int status = cudaDeviceSynchronize();
