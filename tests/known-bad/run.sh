@@ -265,6 +265,18 @@ echo "known-bad corpus on BACKEND=$backend: ${#patches[@]} patches, $jobs at a t
 declare -A slot_of=() # pid -> slot
 free_slots=()
 for ((i = 0; i < jobs; i++)); do free_slots+=("$i"); done
+# A new slot's first patch would build the checker and the harness again (about half a minute on
+# two cores, per slot): they are the same for every patch, so a new slot starts with the main
+# build's, where there is one (make test's builds come first), copied with their timestamps, so
+# that make finds them up to date and rebuilds what changed since.
+main_build=${build%/known-bad}
+for ((i = 0; i < jobs; i++)); do
+    [ -e "$build/slot-$i" ] && continue
+    for part in checker common emu/common gpu/common; do
+        [ -d "$main_build/$part" ] || continue
+        mkdir -p "$build/slot-$i/$(dirname "$part")" && cp -a "$main_build/$part" "$build/slot-$i/$part"
+    done
+done
 printed=0
 print_done() { # the results of the patches that are done, in corpus order
     while ((printed < ${#patches[@]})); do
