@@ -1,6 +1,6 @@
 /* Source lines for diagnostics: a code address in the lab program (the return
  * address of a load/store hook or a barrier call) is turned into file:line
- * over the program's own DWARF (emucc compiles with -g), and a data address
+ * over the program's own DWARF line tables (emucc's -gline-tables-only), and a data address
  * into the name of the variable holding it.
  *
  * llvm-symbolizer does the work. It is started once, on the first question,
