@@ -20,7 +20,8 @@
 # (default: the GPU when one answers, else the CPU emulator), VARIANT=name (one kernel),
 # FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading),
 # VIEW=1 (check/solutions: also an HTML report per lab that draws every warp's accesses,
-# build/report/NN/index.html; build/report/solutions/NN for solutions).
+# build/report/NN/index.html; build/report/solutions/NN for solutions), JOBS=N (on the emulator,
+# a lab's kernels checked N at a time, the same report; default: the cores).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
