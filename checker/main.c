@@ -10,8 +10,10 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <math.h>
 #include <stdio.h>
@@ -211,6 +213,9 @@ static int variant_start(const check_options *opt, run_report *run, const char *
     int fds[2];
     if (pipe(fds) != 0)
         return -1;
+    /* The lab programs the child starts get neither end (run_program closes the rest too). */
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -222,6 +227,9 @@ static int variant_start(const check_options *opt, run_report *run, const char *
     if (pid == 0) {
         static variant_result r;
         close(fds[0]);
+        /* Not dumpable: a lab program of the same user cannot open the pipe through
+         * /proc/<this>/fd, nor read or write this process's memory. */
+        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         uint64_t lanes = run->emu_lane_accesses;
         double ms = run->emu_kernel_ms;
         check_variant_stages(opt, run, program, fast_program, emu_program, v, workdir, &r.kernel);
@@ -421,8 +429,9 @@ int main(int argc, char **argv)
             stage_view(&opt, &run, report, workdir);
             continue;
         }
-        /* timed kernels (a GPU's) and the report pages are made one at a time */
-        int at_once = strcmp(opt.backend, "emu") == 0 && !opt.view ? jobs : 1;
+        /* Timed kernels (a GPU's) and the report pages are made one at a time; so is grading
+         * (--launcher): its verdicts never pass through a pipe, whoever runs the checker. */
+        int at_once = strcmp(opt.backend, "emu") == 0 && !opt.view && !opt.launcher ? jobs : 1;
         variant_worker workers[CHECK_MAX_VARIANTS];
         int running = 0;
         for (int i = 0; i < check_variant_count(lab); i++) {
