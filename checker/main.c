@@ -9,10 +9,11 @@
  * kernel is correct; 2 for bad usage.
  */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <math.h>
@@ -128,11 +129,11 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
 }
 
 /* --jobs N on the emulator: a lab's kernels are checked N at a time, each in a child process of
- * its own (its files in the work folder carry its name). What a child found comes back whole
- * through a pipe: its kernel report (plain data; the variant it points to is the parent's own,
- * at the same address after fork) and what it added to the run. The report is then printed in
- * the lab's order, the same as with one at a time. On a GPU the kernels are timed, so one at a
- * time always. */
+ * its own (its files in the work folder carry its name). What a child found it leaves in a page
+ * shared with the parent alone (no file or pipe a lab program could open): its kernel report
+ * (plain data; the variant it points to is the parent's own, at the same address after fork)
+ * and what it added to the run. The report is then printed in the lab's order, the same as
+ * with one at a time. On a GPU the kernels are timed, so one at a time always. */
 typedef struct {
     kernel_report kernel;
     char device[sizeof ((run_report *)0)->device];
@@ -140,68 +141,39 @@ typedef struct {
     double peak_gbps;
     uint64_t emu_lane_accesses; /* what this kernel added to the run's */
     double emu_kernel_ms;
+    int done; /* set last: the child got through all of it */
 } variant_result;
 
 typedef struct {
     pid_t pid;
-    int fd;
+    variant_result *r; /* MAP_SHARED with the child */
     kernel_report *k;
 } variant_worker;
-
-static int read_whole(int fd, void *buf, size_t size)
-{
-    size_t got = 0;
-    while (got < size) {
-        ssize_t n = read(fd, (char *)buf + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
-    }
-    return 0;
-}
-
-static int write_whole(int fd, const void *buf, size_t size)
-{
-    size_t put = 0;
-    while (put < size) {
-        ssize_t n = write(fd, (const char *)buf + put, size - put);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        put += (size_t)n;
-    }
-    return 0;
-}
 
 /* Waits for worker w and takes what it found into its kernel report and the run. */
 static void variant_collect(run_report *run, variant_worker *w)
 {
-    static variant_result r; /* ~10 KiB: not on the stack */
-    const check_variant *v = w->k->variant;
-    int ok = read_whole(w->fd, &r, sizeof r) == 0;
-    close(w->fd);
+    const variant_result *r = w->r;
     int status = 0;
     while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (!ok) {
-        kernel_init(w->k, v);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0 && r->done)) {
+        kernel_init(w->k, w->k->variant);
         snprintf(w->k->message, sizeof w->k->message, "checker: the process that checked this kernel ended (%s %d) "
                  "before it said what it found", WIFSIGNALED(status) ? "signal" : "exit status",
                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-        return;
+    } else {
+        *w->k = r->kernel;
+        if (!run->device[0] && r->device[0]) {
+            memcpy(run->device, r->device, sizeof run->device);
+            run->device_cc = r->device_cc;
+            run->device_sms = r->device_sms;
+            run->peak_gbps = r->peak_gbps;
+        }
+        run->emu_lane_accesses += r->emu_lane_accesses;
+        run->emu_kernel_ms += r->emu_kernel_ms;
     }
-    *w->k = r.kernel;
-    if (!run->device[0] && r.device[0]) {
-        memcpy(run->device, r.device, sizeof run->device);
-        run->device_cc = r.device_cc;
-        run->device_sms = r.device_sms;
-        run->peak_gbps = r.peak_gbps;
-    }
-    run->emu_lane_accesses += r.emu_lane_accesses;
-    run->emu_kernel_ms += r.emu_kernel_ms;
+    munmap(w->r, sizeof *w->r);
 }
 
 /* Starts variant v's stages in a child; its report goes to k when collected. -1: no child
@@ -210,42 +182,36 @@ static int variant_start(const check_options *opt, run_report *run, const char *
                          const char *emu_program, const check_variant *v, const char *workdir, kernel_report *k,
                          variant_worker *w)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
+    variant_result *r = mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (r == MAP_FAILED)
         return -1;
-    /* The lab programs the child starts get neither end (run_program closes the rest too). */
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
+        munmap(r, sizeof *r);
         return -1;
     }
     if (pid == 0) {
-        static variant_result r;
-        close(fds[0]);
-        /* Not dumpable: a lab program of the same user cannot open the pipe through
-         * /proc/<this>/fd, nor read or write this process's memory. */
+        /* Not dumpable: a lab program of the same user cannot read or write this process's
+         * memory (through /proc/<this>/mem or ptrace), the shared page included. */
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         uint64_t lanes = run->emu_lane_accesses;
         double ms = run->emu_kernel_ms;
-        check_variant_stages(opt, run, program, fast_program, emu_program, v, workdir, &r.kernel);
-        memcpy(r.device, run->device, sizeof r.device);
-        r.device_cc = run->device_cc;
-        r.device_sms = run->device_sms;
-        r.peak_gbps = run->peak_gbps;
-        r.emu_lane_accesses = run->emu_lane_accesses - lanes;
-        r.emu_kernel_ms = run->emu_kernel_ms - ms;
+        check_variant_stages(opt, run, program, fast_program, emu_program, v, workdir, &r->kernel);
+        memcpy(r->device, run->device, sizeof r->device);
+        r->device_cc = run->device_cc;
+        r->device_sms = run->device_sms;
+        r->peak_gbps = run->peak_gbps;
+        r->emu_lane_accesses = run->emu_lane_accesses - lanes;
+        r->emu_kernel_ms = run->emu_kernel_ms - ms;
+        r->done = 1;
         fflush(stdout);
         fflush(stderr);
-        _exit(write_whole(fds[1], &r, sizeof r) == 0 ? 0 : 1);
+        _exit(0);
     }
-    close(fds[1]);
     w->pid = pid;
-    w->fd = fds[0];
+    w->r = r;
     w->k = k;
     kernel_init(k, v);
     return 0;
