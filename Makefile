@@ -337,8 +337,8 @@ endif
 	    "the grader's tests" "$(MAKE) --no-print-directory test-grader"
 	@$(MAKE) --no-print-directory slides-deps $(CHECKER)
 	@tests/together \
-	    "the emulator's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C emu test" \
-	    "the checker's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C tests" \
+	    "the emulator's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C emu test BUILD=$(abspath $(BUILD))/emu-runtime" \
+	    "the checker's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C tests BUILD=$(abspath $(BUILD))/tests" \
 	    "the deck's tests" "$(MAKE) --no-print-directory test-slides" \
 	    "the report's tests" "$(MAKE) --no-print-directory test-view"
 	@$(TIMED) "the README figures" $(MAKE) --no-print-directory test-figures
@@ -351,6 +351,6 @@ test-figures:
 
 clean:
 	rm -rf $(BUILD)
-	@$(MAKE) --no-print-directory -C tests clean
+	@$(MAKE) --no-print-directory -C tests clean BUILD=$(abspath $(BUILD))/tests
 include grader/grader.mk
 include slides/slides.mk
