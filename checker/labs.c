@@ -63,9 +63,11 @@ const check_lab check_labs[] = {
       {"blocktile_2d", TASK_MATMUL, MODEL_SGEMM_BLOCKTILE_2D, 1, 0, WARP_SAFE, SIZES_TOP, 0},
       {"vectorized", TASK_MATMUL, MODEL_SGEMM_VECTORIZED, 1, 0, WARP_SAFE, SIZES_TOP, 0},
       {"warptile", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP, 0},
-      {"double_buffer", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP, 0},
-      {"sized_tiles", TASK_MATMUL, MODEL_SGEMM_SIZED, 1, 0, WARP_SAFE, SIZES_TOP, 0},
-      {"big_tiles", TASK_MATMUL, MODEL_SGEMM_BIG, 1, 0, WARP_SAFE, SIZES_TOP, 0}},
+      {"double_buffer", TASK_MATMUL, MODEL_SGEMM_WARPTILE, 1, 0, WARP_SAFE, SIZES_TOP, REQUIRES_DOUBLE_BUFFER},
+      {"sized_tiles", TASK_MATMUL, MODEL_SGEMM_SIZED, 1, 0, WARP_SAFE, SIZES_TOP,
+       REQUIRES_DOUBLE_BUFFER | REQUIRES_SIZED_GRID},
+      {"big_tiles", TASK_MATMUL, MODEL_SGEMM_BIG, 1, 0, WARP_SAFE, SIZES_TOP,
+       REQUIRES_DOUBLE_BUFFER | REQUIRES_SIZED_GRID}},
      "cublas", "cuBLAS SGEMM (FP32)", PATTERN_BAND},
 };
 const int check_lab_count = (int)(sizeof check_labs / sizeof check_labs[0]);

@@ -658,6 +658,16 @@ static int sgemm_shape_of(const model_params *p, sgemm_shape *s)
     }
 }
 
+int model_sgemm_launch(const model_params *p, long long *threads, int *k_tile)
+{
+    sgemm_shape s;
+    if (!sgemm_shape_of(p, &s))
+        return -1;
+    *threads = (p->size.m + s.bm - 1) / s.bm * ((p->size.n + s.bn - 1) / s.bn) * s.threads;
+    *k_tile = s.bk;
+    return 0;
+}
+
 /* Row and first column, in the block tile, of store slot `slot` of thread th
  * (the table in the header comment). */
 static void sgemm_store_at(model_kernel kernel, const sgemm_shape *s, long long th, int slot, long long *row,

@@ -77,6 +77,9 @@ const char *model_pattern(model_kernel kernel);
 
 /* Fills *out; returns 0, or -1 when the kernel's traffic is not modelled. */
 int model_traffic(const model_params *p, model_counts *out);
+/* An SGEMM kernel's launch (MODEL_SGEMM_*): the threads of its grid for the size (blocks of C's
+ * tiles x threads a block) and the depth of its K-tile; 0, or -1 for another kernel. */
+int model_sgemm_launch(const model_params *p, long long *threads, int *k_tile);
 
 /* The source notes' latency cost model (course source note 001) for square N x N matmul (cycles per output
  * element): a global access costs 1000 cycles, a shared-memory access 10.

@@ -38,11 +38,49 @@ static int in_band(uint64_t got, uint64_t model, double band)
     return (double)got <= hi && (double)got >= lo;
 }
 
+/* SGEMM's double buffering and tile choice (REQUIRES_DOUBLE_BUFFER, REQUIRES_SIZED_GRID): 1 and a
+ * message when a case broke them. A double-buffered kernel waits at one barrier per K-tile (and
+ * one before its loop); the single-stage kernel it grows from waits at two, so a kernel that
+ * waits at more than one per K-tile plus two is single-staged, once there are three K-tiles or
+ * more. The tiles are those the model picks for the size, the solution's rule (the lab file's
+ * fills_gpu): the threads of the grid tell which. */
+static int sgemm_off(const check_variant *v, const check_case *cs, const labio_file *out, int c, int sms,
+                     char *message, size_t size)
+{
+    model_params p;
+    model_counts counts;
+    long long threads = 0;
+    int k_tile = 0;
+    uint64_t got = 0;
+    if (pattern_model(v, cs, sms, &p, &counts) != 0 || model_sgemm_launch(&p, &threads, &k_tile) != 0)
+        return 0;
+    long long steps = (cs->size.k + k_tile - 1) / k_tile;
+    if ((v->requires & REQUIRES_DOUBLE_BUFFER) && steps >= 3 && measured(out, c, "block_barriers_max", &got) == 0 &&
+        got > (uint64_t)steps + 2) {
+        snprintf(message, size, "[off-pattern] the results are right, but a block waited at %llu barriers for %lld "
+                 "K-tiles of %d: two a K-tile, the single-stage loop. Double buffering waits at one a K-tile: "
+                 "while the block computes on one stage of shared memory it stores the next K-tile into the "
+                 "other, so one __syncthreads() a step is enough", (unsigned long long)got, steps, k_tile);
+        return 1;
+    }
+    if ((v->requires & REQUIRES_SIZED_GRID) && measured(out, c, "threads_launched", &got) == 0 &&
+        got != (uint64_t)threads) {
+        snprintf(message, size, "[off-pattern] the results are right, but the kernels launched %llu threads where "
+                 "this size's tiles launch %lld: the tiles must follow the size (a grid of the large tiles that "
+                 "would leave SMs idle takes the 64x64 tiles instead; the lab file's fills_gpu, TODO 9)",
+                 (unsigned long long)got, threads);
+        return 1;
+    }
+    return 0;
+}
+
 /* What the pattern must execute (REQUIRES_*): 1 and a message when a case did not. */
-static int missing_feature(const check_variant *v, const check_case *cs, const labio_file *out, int c, char *message,
-                           size_t size)
+static int missing_feature(const check_variant *v, const check_case *cs, const labio_file *out, int c, int sms,
+                           char *message, size_t size)
 {
     uint64_t count = 0;
+    if ((v->requires & (REQUIRES_DOUBLE_BUFFER | REQUIRES_SIZED_GRID)) && sgemm_off(v, cs, out, c, sms, message, size))
+        return 1;
     if ((v->requires & REQUIRES_SHUFFLE) && measured(out, c, "shfl_inst", &count) == 0 && count == 0) {
         snprintf(message, size, "[off-pattern] the results are right, but the kernels made no warp shuffle: this "
                  "kernel's pattern is %s (__shfl_down_sync or another *_sync shuffle)", model_pattern(v->model));
@@ -75,7 +113,7 @@ int pattern_off(const check_lab *lab, const check_variant *v, const check_case *
     labio_get_i64(out, LABIO_DEVICE_SMS, &sms);
     if (!lab || lab->pattern_band <= 0)
         return 0;
-    if (missing_feature(v, cs, out, c, message, size))
+    if (missing_feature(v, cs, out, c, (int)sms, message, size))
         return 1;
     if (pattern_model(v, cs, (int)sms, &p, &model) != 0)
         return 0;

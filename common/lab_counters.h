@@ -28,7 +28,9 @@
     X(kernels_launched, 0, "grids run, host- and device-side launches")                                          \
     X(device_launches, 0, "grids launched from the device")                                                     \
     X(shfl_inst, 0, "warp-level shuffles (__shfl_*_sync)")                                                      \
-    X(syncwarp_inst, 0, "warp-level __syncwarp() calls")
+    X(syncwarp_inst, 0, "warp-level __syncwarp() calls")                                                   \
+    X(threads_launched, 0, "threads of every block run, host- and device-side grids")                          \
+    X(block_barriers_max, 0, "barriers (__syncthreads) the busiest block of a grid opened")
 
 /* Measured by Nsight Compute only. */
 #define LAB_NCU_COUNTERS(X)                                                                                     \

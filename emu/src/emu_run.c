@@ -269,6 +269,8 @@ static int run_block(void)
         emu_fiber_start(l);
     }
     unsigned int warps = (emu_nthreads + 31) / 32;
+    unsigned long long barriers = 0; /* opened in this block */
+    emu_counts.threads_launched += emu_nthreads;
     emu_race_interval();
     for (;;) {
         for (unsigned int w = 0; w < warps; w++)
@@ -335,6 +337,7 @@ static int run_block(void)
             return -1;
         }
         emu_race_interval(); /* the barrier orders everything before it */
+        barriers++;
         if (emu_trace_on)
             emu_trace_barrier();
         for (unsigned int i = 0; i < emu_nthreads; i++) {
@@ -346,6 +349,8 @@ static int run_block(void)
             l->state = L_READY;
         }
     }
+    if (barriers > emu_counts.block_barriers_max)
+        emu_counts.block_barriers_max = barriers;
     for (unsigned int i = 0; i < emu_nthreads; i++) {
         if (emu_lanes[i].reads > emu_counts.max_thread_reads)
             emu_counts.max_thread_reads = emu_lanes[i].reads;
