@@ -26,9 +26,9 @@ typedef struct {
 
 /* What a variant's pattern must execute, beside its traffic (the emulator counts each): a
  * shuffle variant must shuffle, the __syncwarp() variant must call it, the device-side
- * recursion must launch from the device. */
-/* DOUBLE_BUFFER: one barrier per K-tile (two shared stages); SIZED_GRID: the tiles the model
- * picks for the size (threads launched as the model's grid) */
+ * recursion must launch from the device, a double-buffered SGEMM waits at one barrier per
+ * K-tile (two shared stages), a sized one launches the grid of the tiles the model picks for
+ * the size. */
 enum { REQUIRES_SHUFFLE = 1, REQUIRES_SYNCWARP = 2, REQUIRES_DEVICE_LAUNCH = 4, REQUIRES_DOUBLE_BUFFER = 8,
        REQUIRES_SIZED_GRID = 16 };
 

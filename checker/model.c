@@ -619,12 +619,17 @@ static sgemm_shape warp_tiles(int bm, int bn, int bk, int wm, int wn, int wniter
     return s;
 }
 
+/* The blocks of a grid of bm x bn tiles over C. */
+static long long sgemm_blocks(const model_params *p, const sgemm_shape *s)
+{
+    return (p->size.m + s->bm - 1) / s->bm * ((p->size.n + s->bn - 1) / s->bn);
+}
+
 /* Whether a grid of bm x bn tiles keeps `sms` SMs busy at `per_sm` blocks each (the
  * solution's fills_gpu). */
 static int fills_gpu(const model_params *p, const sgemm_shape *s, int per_sm)
 {
-    long long blocks = (p->size.m + s->bm - 1) / s->bm * ((p->size.n + s->bn - 1) / s->bn);
-    return blocks * 10 >= (long long)p->sms * per_sm * 9;
+    return sgemm_blocks(p, s) * 10 >= (long long)p->sms * per_sm * 9;
 }
 
 static int sgemm_shape_of(const model_params *p, sgemm_shape *s)
@@ -663,7 +668,7 @@ int model_sgemm_launch(const model_params *p, long long *threads, int *k_tile)
     sgemm_shape s;
     if (!sgemm_shape_of(p, &s))
         return -1;
-    *threads = (p->size.m + s.bm - 1) / s.bm * ((p->size.n + s.bn - 1) / s.bn) * s.threads;
+    *threads = sgemm_blocks(p, &s) * s.threads;
     *k_tile = s.bk;
     return 0;
 }

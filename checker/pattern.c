@@ -44,15 +44,13 @@ static int in_band(uint64_t got, uint64_t model, double band)
  * waits at more than one per K-tile plus two is single-staged, once there are three K-tiles or
  * more. The tiles are those the model picks for the size, the solution's rule (the lab file's
  * fills_gpu): the threads of the grid tell which. */
-static int sgemm_off(const check_variant *v, const check_case *cs, const labio_file *out, int c, int sms,
-                     char *message, size_t size)
+static int sgemm_off(const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                     const model_params *p, char *message, size_t size)
 {
-    model_params p;
-    model_counts counts;
     long long threads = 0;
     int k_tile = 0;
     uint64_t got = 0;
-    if (pattern_model(v, cs, sms, &p, &counts) != 0 || model_sgemm_launch(&p, &threads, &k_tile) != 0)
+    if (model_sgemm_launch(p, &threads, &k_tile) != 0)
         return 0;
     long long steps = (cs->size.k + k_tile - 1) / k_tile;
     if ((v->requires & REQUIRES_DOUBLE_BUFFER) && steps >= 3 && measured(out, c, "block_barriers_max", &got) == 0 &&
@@ -74,12 +72,13 @@ static int sgemm_off(const check_variant *v, const check_case *cs, const labio_f
     return 0;
 }
 
-/* What the pattern must execute (REQUIRES_*): 1 and a message when a case did not. */
-static int missing_feature(const check_variant *v, const check_case *cs, const labio_file *out, int c, int sms,
-                           char *message, size_t size)
+/* What the pattern must execute (REQUIRES_*): 1 and a message when a case did not. p: the
+ * case's model (NULL when it has none). */
+static int missing_feature(const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                           const model_params *p, char *message, size_t size)
 {
     uint64_t count = 0;
-    if ((v->requires & (REQUIRES_DOUBLE_BUFFER | REQUIRES_SIZED_GRID)) && sgemm_off(v, cs, out, c, sms, message, size))
+    if (p && sgemm_off(v, cs, out, c, p, message, size))
         return 1;
     if ((v->requires & REQUIRES_SHUFFLE) && measured(out, c, "shfl_inst", &count) == 0 && count == 0) {
         snprintf(message, size, "[off-pattern] the results are right, but the kernels made no warp shuffle: this "
@@ -113,9 +112,10 @@ int pattern_off(const check_lab *lab, const check_variant *v, const check_case *
     labio_get_i64(out, LABIO_DEVICE_SMS, &sms);
     if (!lab || lab->pattern_band <= 0)
         return 0;
-    if (missing_feature(v, cs, out, c, (int)sms, message, size))
+    int modelled = pattern_model(v, cs, (int)sms, &p, &model) == 0;
+    if (missing_feature(v, cs, out, c, modelled ? &p : NULL, message, size))
         return 1;
-    if (pattern_model(v, cs, (int)sms, &p, &model) != 0)
+    if (!modelled)
         return 0;
     if (measured(out, c, "gld_inst", &got[0]) != 0 || measured(out, c, "gst_inst", &got[1]) != 0 ||
         measured(out, c, "gatom_inst", &got[2]) != 0 || measured(out, c, "gld_bytes", &bytes[0]) != 0 ||
