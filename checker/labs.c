@@ -53,8 +53,9 @@ const check_lab check_labs[] = {
      {{"grid_stride", TASK_SUM_INT, MODEL_SUM_GRID_STRIDE, 1, 256, WARP_SAFE, SIZES_LADDER, 0},
       {"vector4", TASK_SUM_INT, MODEL_SUM_VECTOR4, 1, 256, WARP_SAFE, SIZES_LADDER, 0},
       {"single_pass", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 1, 256, WARP_SAFE, SIZES_LADDER, 0},
-      {"unrolled4", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 4, 1024, WARP_SAFE, SIZES_LADDER, 0},
-      {"atomic_total", TASK_SUM_INT, MODEL_SUM_ATOMIC, 4, 1024, WARP_SAFE, SIZES_LADDER, 0}},
+      {"unrolled4", TASK_SUM_INT, MODEL_SUM_LAST_BLOCK, 4, 1024, WARP_SAFE, SIZES_LADDER, REQUIRES_UNROLLED_LOADS},
+      {"atomic_total", TASK_SUM_INT, MODEL_SUM_ATOMIC, 4, 1024, WARP_SAFE, SIZES_LADDER,
+       REQUIRES_LOADS_IN_FLIGHT}},
      "cub", "cub::DeviceReduce::Sum", PATTERN_BAND},
     /* The register-tiled kernels' block geometry is their model kernel's own (checker/model.c). */
     {"09-sgemm-register-tiling", "sgemm.cu", "SGEMM: register tiling, from tiles to the library",

@@ -28,9 +28,10 @@ typedef struct {
  * shuffle variant must shuffle, the __syncwarp() variant must call it, the device-side
  * recursion must launch from the device, a double-buffered SGEMM waits at one barrier per
  * K-tile (two shared stages), a sized one launches the grid of the tiles the model picks for
- * the size. */
+ * the size, an unrolled sum loads from `unroll` int4 sites per loop iteration (one with loads
+ * in flight, from two or more). */
 enum { REQUIRES_SHUFFLE = 1, REQUIRES_SYNCWARP = 2, REQUIRES_DEVICE_LAUNCH = 4, REQUIRES_DOUBLE_BUFFER = 8,
-       REQUIRES_SIZED_GRID = 16 };
+       REQUIRES_SIZED_GRID = 16, REQUIRES_UNROLLED_LOADS = 32, REQUIRES_LOADS_IN_FLIGHT = 64 };
 
 #define CHECK_MAX_VARIANTS 8
 

@@ -91,6 +91,24 @@ static int missing_feature(const check_variant *v, const check_case *cs, const l
                  "this kernel's pattern is %s", model_pattern(v->model));
         return 1;
     }
+    /* Loads in flight: an unrolled loop issues its int4 loads from as many code sites, each run as
+     * often as the others (REQUIRES_UNROLLED_LOADS: v->unroll of them; REQUIRES_LOADS_IN_FLIGHT:
+     * two or more), once every thread's loop goes round at least once (n / 4 int4s over the
+     * threads launched, unroll each). A rolled loop runs one site. */
+    uint64_t threads = 0;
+    uint64_t sites_needed = (v->requires & REQUIRES_UNROLLED_LOADS) ? (uint64_t)v->unroll
+                            : (v->requires & REQUIRES_LOADS_IN_FLIGHT) ? 2 : 0;
+    if (sites_needed && measured(out, c, "threads_launched", &threads) == 0 && threads > 0 &&
+        (uint64_t)cs->size.n / 4 >= threads * (uint64_t)v->unroll && measured(out, c, "wide_load_sites", &count) == 0 &&
+        count < sites_needed) {
+        snprintf(message, size, "[off-pattern] the results are right, but the int4 loads came from %llu busy line%s "
+                 "of code where the pattern has %s%llu: the loop must issue %s%llu independent int4 loads before its "
+                 "first add needs one (all of them in flight at once), not one after another. The pattern: %s",
+                 (unsigned long long)count, count == 1 ? "" : "s", sites_needed < (uint64_t)v->unroll ? "at least " : "",
+                 (unsigned long long)sites_needed, sites_needed < (uint64_t)v->unroll ? "at least " : "",
+                 (unsigned long long)sites_needed, model_pattern(v->model));
+        return 1;
+    }
     int levels = v->task == TASK_NESTED_HELLO ? cs->size.max_depth > 1 && cs->size.threads > 1
                                               : cs->size.n > cs->size.block;
     if ((v->requires & REQUIRES_DEVICE_LAUNCH) && levels && measured(out, c, "device_launches", &count) == 0 &&

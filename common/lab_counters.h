@@ -30,7 +30,8 @@
     X(shfl_inst, 0, "warp-level shuffles (__shfl_*_sync)")                                                      \
     X(syncwarp_inst, 0, "warp-level __syncwarp() calls")                                                   \
     X(threads_launched, 0, "threads of every block run, host- and device-side grids")                          \
-    X(block_barriers_max, 0, "barriers (__syncthreads) the busiest block of a grid opened")
+    X(block_barriers_max, 0, "barriers (__syncthreads) the busiest block of a grid opened")                    \
+    X(wide_load_sites, 0, "code sites of 16-byte global loads that ran at least half the busiest one's")
 
 /* Measured by Nsight Compute only. */
 #define LAB_NCU_COUNTERS(X)                                                                                     \

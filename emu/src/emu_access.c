@@ -408,6 +408,41 @@ static void insert_sorted_unique(uintptr_t *set, int *n, uintptr_t v)
     (*n)++;
 }
 
+/* Unrolled loads (wide_load_sites): the warp-level 16-byte global loads of each code site. A
+ * loop with four int4 loads in flight runs four sites as often as each other; the same loop
+ * rolled runs one. Sites past the table's size are not counted (a kernel has a handful). */
+#define WIDE_SITES 256
+static struct {
+    uintptr_t site;
+    unsigned long long loads;
+} wide_sites[WIDE_SITES];
+
+static void count_wide_load(uintptr_t site)
+{
+    unsigned int h = (unsigned int)((site * 0x9E3779B97F4A7C15ull) >> 56);
+    for (unsigned int probe = 0; probe < WIDE_SITES; probe++) {
+        unsigned int i = (h + probe) % WIDE_SITES;
+        if (wide_sites[i].site == site || wide_sites[i].site == 0) {
+            wide_sites[i].site = site;
+            wide_sites[i].loads++;
+            return;
+        }
+    }
+}
+
+/* The sites that ran at least half as many 16-byte loads as the busiest one. */
+static unsigned long long busy_wide_sites(void)
+{
+    unsigned long long busiest = 0, busy = 0;
+    for (int i = 0; i < WIDE_SITES; i++)
+        if (wide_sites[i].loads > busiest)
+            busiest = wide_sites[i].loads;
+    for (int i = 0; i < WIDE_SITES; i++)
+        if (busiest && wide_sites[i].loads * 2 >= busiest)
+            busy++;
+    return busy;
+}
+
 /* One warp-level instruction: the lanes g[0..n) at the same site. */
 void emu_account(emu_lane **g, int n)
 {
@@ -439,6 +474,8 @@ void emu_account(emu_lane **g, int n)
                 g[i]->writes++;
         }
         if (kind == K_LOAD) {
+            if (g[0]->size >= 16)
+                count_wide_load(g[0]->site);
             emu_counts.gld_inst++;
             emu_counts.gld_sectors += (unsigned long long)count;
             emu_counts.gld_bytes += bytes;
@@ -471,9 +508,15 @@ void emu_account(emu_lane **g, int n)
     }
 }
 
-void emu_counters_reset(void) { memset(&emu_counts, 0, sizeof emu_counts); }
+void emu_counters_reset(void)
+{
+    memset(&emu_counts, 0, sizeof emu_counts);
+    memset(wide_sites, 0, sizeof wide_sites);
+}
+
 void emu_counters_get(emu_counters *out)
 {
+    emu_counts.wide_load_sites = busy_wide_sites();
     if (out)
         *out = emu_counts;
 }
