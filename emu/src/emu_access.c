@@ -180,12 +180,15 @@ static void __attribute__((noinline)) const_store(emu_lane *l, uintptr_t a, unsi
 static void __attribute__((noinline)) misaligned(emu_lane *l, uintptr_t a, unsigned size, int kind, int space,
                                                  uintptr_t site)
 {
-    char where[128], place[160] = "";
+    char where[128], place[512] = "";
     emu_describe_thread(where, sizeof where);
     if (emu_trace_on)
         emu_trace_diag(1, EMU_TAG_MISALIGNED, site, (long)l->lin, 0, -1, space, a);
     const emu_alloc *al = space == SP_GLOBAL && a >= emu_arena_lo && a < emu_arena_hi ? emu_alloc_nearest(a) : NULL;
-    if (al && a >= al->start && a < al->start + al->bytes)
+    char element[400];
+    if (al && a >= al->start && a < al->start + al->bytes && emu_describe_argument(a, al, element, sizeof element) == 0)
+        snprintf(place, sizeof place, ", and this one is at %s", element);
+    else if (al && a >= al->start && a < al->start + al->bytes)
         snprintf(place, sizeof place, ", %zu bytes into a cudaMalloc block (element %zu of a 4-byte array: a float4 or "
                  "int4 must start at an element that is a multiple of 4)", (size_t)(a - al->start),
                  (size_t)(a - al->start) / 4);

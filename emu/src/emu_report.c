@@ -102,7 +102,10 @@ void emu_describe_memory(int space, uintptr_t a, char *buf, size_t size)
         return;
     }
     const emu_alloc *al = emu_alloc_find(a, 1);
-    if (al)
+    char element[400];
+    if (al && emu_describe_argument(a, al, element, sizeof element) == 0)
+        snprintf(buf, size, "global memory %s", element); /* named by the kernel's argument into it */
+    else if (al)
         snprintf(buf, size, "global memory (byte %zu of a %zu-byte cudaMalloc block)", (size_t)(a - al->start),
                  al->bytes);
     else if (emu_describe_data(a, name, sizeof name, &off))
@@ -179,7 +182,7 @@ static const char *verb_past(int kind)
  * child_site: the fault of a race between parent and child. */
 void emu_report_early_race(emu_lane *l, uintptr_t child_site, int child_kind)
 {
-    char mem[320], other[512];
+    char mem[512], other[512];
     emu_describe_memory(SP_GLOBAL, l->addr, mem, sizeof mem);
     emu_describe_line(child_site, other, sizeof other);
     emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, l->site, l,
@@ -269,7 +272,7 @@ static void race_hint(uintptr_t site, uintptr_t other_site, const emu_lane *othe
 
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
 {
-    char mem[320], other[512], where[512], what[1800], kernel[300];
+    char mem[512], other[512], where[512], what[1800], kernel[300];
     const emu_lane *o = &emu_lanes[hit->thread];
     unsigned int warp = l->lin / 32;
     if (emu_running && emu_running->name)
@@ -363,7 +366,7 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
 int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsigned int writer_thread,
                         uintptr_t writer_site)
 {
-    char mem[320], other[512], what[1800], kernel[300] = "";
+    char mem[512], other[512], what[1800], kernel[300] = "";
     const emu_launch_rec *r = emu_running;
     unsigned int gx = r->grid.x, gy = r->grid.y;
     unsigned int wx = (unsigned int)(writer_block % gx), wy = (unsigned int)(writer_block / gx % gy),
@@ -391,7 +394,7 @@ int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsi
 void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
                        unsigned int bad)
 {
-    char mem[320], kernel[300] = "";
+    char mem[512], kernel[300] = "";
     emu_lane *l = &emu_lanes[lin];
     if (emu_running && emu_running->name)
         snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);

@@ -521,7 +521,8 @@ static void test_broken_reduce_global(void)
     CU_ASSERT_FALSE(r.crashed);
     CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
     CU_ASSERT(has(&r, "race in kernel reduce_global_no_sync, block (0,0,0): thread (32,0,0) (warp 1) stores to "
-                      "global memory (byte 128 of a 2048-byte cudaMalloc block), which thread (0,0,0) (warp 0) "
+                      "global memory data[32] (parameter data of reduce_global_no_sync, 512 elements of 4 bytes allocated), "
+                      "which thread (0,0,0) (warp 0) "
                       "loaded at"));
     CU_ASSERT(names_line(&r, "reduce_missing_sync.cu", "global-step"));
 }
@@ -589,8 +590,8 @@ static void test_broken_misaligned_vector(void)
     CU_ASSERT(has(&r, "[misaligned]"));
     CU_ASSERT(names_line(&r, "misaligned_vector.cu", "misaligned"));
     CU_ASSERT(has(&r, "misaligned global load of 16 bytes"));
-    CU_ASSERT(has(&r, "a 16-byte access needs an address that is a multiple of 16, 4 bytes into a cudaMalloc "
-                      "block (element 1 of a 4-byte array"));
+    CU_ASSERT(has(&r, "a 16-byte access needs an address that is a multiple of 16, and this one is at in[1] "
+                      "(parameter in of sum_float4, 260 elements of 4 bytes allocated)"));
     run_case(case_misaligned_vector, 1, NULL, &r);
     CU_ASSERT_FALSE(r.crashed);
     CU_ASSERT_EQUAL(r.status, cudaSuccess);
@@ -865,7 +866,8 @@ static void test_broken_uninit_global(void)
         CU_ASSERT(tagged_at(&r, "[uninitialized-global]", "uninitialized.cu", "uninit-global"));
         CU_ASSERT(has(&r, "uninitialized global memory read in kernel accumulate, block (0,0,0): thread (0,0,0) "
                           "loads 4 bytes at "));
-        CU_ASSERT(has(&r, "nothing has written global memory (byte 0 of a 1024-byte cudaMalloc block)"));
+        CU_ASSERT(has(&r, "nothing has written global memory out[0] (parameter out of accumulate, 256 elements of 4 bytes "
+                          "allocated)"));
     }
 }
 
