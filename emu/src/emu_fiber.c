@@ -31,30 +31,59 @@ static emu_logged lane_logs[MAX_THREADS][EMU_LOG_MAX];
 
 /* ---- fibers ---- */
 
+/* A lane that yields goes on to the next lane of the scheduler's run list (emu_run_lanes) where
+ * there is one and no fault is pending, and back to the scheduler only at the end: one switch a
+ * lane instead of two (in and out of the scheduler). Every jump hands over who made it (a lane,
+ * or NULL for the scheduler), and whoever is resumed stores the jumper's saved context there. */
+static emu_lane **run_list;
+static int run_count, run_at;
+
+static void arrived_from(transfer_t t)
+{
+    if (t.data)
+        ((emu_lane *)t.data)->ctx = t.fctx;
+    else
+        sched_ctx = t.fctx;
+}
+
 void emu_yield(void)
 {
-    if (emu_cur)
-        emu_capture_store(emu_cur);
-    transfer_t t = jump_fcontext(sched_ctx, NULL);
-    sched_ctx = t.fctx;
+    emu_lane *self = emu_cur;
+    if (self)
+        emu_capture_store(self);
+    transfer_t t;
+    if (self && run_at + 1 < run_count && !emu_fault.pending) {
+        emu_lane *next = run_list[++run_at];
+        emu_cur = next;
+        t = jump_fcontext(next->ctx, self);
+    } else {
+        t = jump_fcontext(sched_ctx, self);
+    }
+    arrived_from(t);
 }
 
 static void fiber_entry(transfer_t t)
 {
-    sched_ctx = t.fctx;
-    emu_lane *l = (emu_lane *)t.data;
+    emu_lane *l = emu_cur;
+    arrived_from(t);
     emu_running->thunk(emu_running->closure);
     l->state = L_DONE;
     for (;;)
         emu_yield(); /* never resumed again */
 }
 
-void emu_resume(emu_lane *l)
+int emu_run_lanes(emu_lane **lanes, int count)
 {
-    emu_cur = l;
-    transfer_t t = jump_fcontext(l->ctx, l);
-    l->ctx = t.fctx;
+    if (count <= 0)
+        return -1;
+    run_list = lanes;
+    run_count = count;
+    run_at = 0;
+    emu_cur = lanes[0];
+    arrived_from(jump_fcontext(lanes[0]->ctx, NULL));
     emu_cur = NULL;
+    run_count = 0;
+    return run_at;
 }
 
 void emu_fiber_start(emu_lane *l)

@@ -244,7 +244,10 @@ static inline void emu_capture_store(emu_lane *l)
         l->capture_to = NULL;
     }
 }
-void emu_resume(emu_lane *l);  /* from the scheduler into a lane, until it yields */
+/* From the scheduler into lanes[0], until it yields; each lane that yields goes on to the next of
+ * the list, until the last one yields or one faults (emu_fault.pending): returns the index of the
+ * lane that came back to the scheduler (the lanes after it have not run). */
+int emu_run_lanes(emu_lane **lanes, int count);
 
 /* A fault found inside a lane (or by the scheduler), turned into a message by emu_report_fault. */
 typedef struct {

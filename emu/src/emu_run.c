@@ -152,6 +152,9 @@ static int run_warp(unsigned int w)
     emu_lane *faulted = NULL; /* a lane stopped by a fault: the rounds before it are checked first */
     static emu_fault_rec fault;
     for (;;) {
+        /* the lanes that can go on run one after another (emu_run_lanes), until one faults */
+        emu_lane *ready[32];
+        int nready = 0;
         for (int i = 0; i < n && !faulted; i++) {
             if (L[i].state == L_READY) {
                 L[i].log_head = L[i].log_n = 0;
@@ -160,19 +163,23 @@ static int run_warp(unsigned int w)
                     L[i].capture_addr = L[i].waw.addr;
                     L[i].capture_size = L[i].waw.size;
                 }
-                emu_resume(&L[i]);
-                if (emu_fault.pending) {
-                    /* the accesses the lanes made before it are checked first, as in lock step */
-                    faulted = &L[i];
-                    fault = emu_fault;
-                    emu_fault.pending = 0;
-                }
-                if (L[i].waw.pending) {
-                    L[i].waw.pending = 0;
-                    if (memcmp(L[i].waw.old, L[i].waw.now, L[i].waw.size) != 0 &&
-                        emu_report_race(&L[i], L[i].waw.site, L[i].waw.addr, L[i].waw.space, K_STORE, &L[i].waw.hit) != 0)
-                        return -1;
-                }
+                ready[nready++] = &L[i];
+            }
+        }
+        int ran = nready ? emu_run_lanes(ready, nready) + 1 : 0;
+        if (ran && emu_fault.pending) {
+            /* the accesses the lanes made before it are checked first, as in lock step */
+            faulted = ready[ran - 1];
+            fault = emu_fault;
+            emu_fault.pending = 0;
+        }
+        for (int r = 0; r < ran; r++) {
+            emu_lane *l = ready[r];
+            if (l->waw.pending) {
+                l->waw.pending = 0;
+                if (memcmp(l->waw.old, l->waw.now, l->waw.size) != 0 &&
+                    emu_report_race(l, l->waw.site, l->waw.addr, l->waw.space, K_STORE, &l->waw.hit) != 0)
+                    return -1;
             }
         }
         if (faulted && faulted->log_head == faulted->log_n) {
