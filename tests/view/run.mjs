@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { inkedShare, launchChromium, watchProblems } from '../browser.mjs';
+import { inkedShares, launchChromium, watchProblems } from '../browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const build = path.resolve(root, process.env.BUILD || 'build');
@@ -280,13 +280,16 @@ try {
       });
       labels += clash.count;
       overlapping.push(...clash.out.map((c) => `${path.basename(file)}: ${c}`));
-      const figs = await page.$$('figure.pic');
-      for (let i = 0; i < figs.length; i++) {
-        const png = await figs[i].screenshot({ encoding: 'base64' });
+      // every picture's part of one screenshot of the whole page (one capture, not one a picture)
+      const rects = await page.evaluate(() => [...document.querySelectorAll('figure.pic')].map((f) => {
+        const r = f.getBoundingClientRect();
+        return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+      }));
+      const shares = rects.length ? await inkedShares(page, await page.screenshot({ encoding: 'base64', fullPage: true }), rects) : [];
+      shares.forEach((inked, i) => {
         pictures++;
-        const inked = await inkedShare(page, png);
         if (inked < 0.02) blank.push(`${path.basename(file)} picture ${i} (${(100 * inked).toFixed(2)}% inked)`);
-      }
+      });
     }
     check(`${pictures} pictures in ${kept.length} reports screenshotted in Chromium, none blank`, pictures > 20 && blank.length === 0, blank.slice(0, 5).join(', '));
     check(`no two of the pictures' ${labels} labels overlap, none leaves its picture (boxes measured in Chromium)`, labels > 500 && overlapping.length === 0, overlapping.slice(0, 5).join('; '));
