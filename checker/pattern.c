@@ -101,11 +101,11 @@ static int missing_feature(const check_variant *v, const check_case *cs, const l
     if (sites_needed && measured(out, c, "threads_launched", &threads) == 0 && threads > 0 &&
         (uint64_t)cs->size.n / 4 >= threads * (uint64_t)v->unroll && measured(out, c, "wide_load_sites", &count) == 0 &&
         count < sites_needed) {
+        const char *at_least = sites_needed < (uint64_t)v->unroll ? "at least " : "";
         snprintf(message, size, "[off-pattern] the results are right, but the int4 loads came from %llu busy line%s "
                  "of code where the pattern has %s%llu: the loop must issue %s%llu independent int4 loads before its "
                  "first add needs one (all of them in flight at once), not one after another. The pattern: %s",
-                 (unsigned long long)count, count == 1 ? "" : "s", sites_needed < (uint64_t)v->unroll ? "at least " : "",
-                 (unsigned long long)sites_needed, sites_needed < (uint64_t)v->unroll ? "at least " : "",
+                 (unsigned long long)count, count == 1 ? "" : "s", at_least, (unsigned long long)sites_needed, at_least,
                  (unsigned long long)sites_needed, model_pattern(v->model));
         return 1;
     }

@@ -20,28 +20,11 @@ export function watchProblems(page) {
   return problems;
 }
 
-// The share of a screenshot's pixels unlike its most common colour (0: blank). Decoded in the
+// The share of each rect's pixels unlike that rect's most common colour (0: blank), in a screenshot:
+// rects are {x, y, width, height} in the page's CSS pixels from its top left (default: the whole
+// image), so one capture of a whole page and one decode serve all its pictures. Decoded in the
 // page itself: a second tab would put this one in the background, where Chromium stops painting.
-export function inkedShare(page, pngBase64) {
-  return page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width; c.height = img.height;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    const counts = new Map();
-    for (let p = 0; p < d.length; p += 4) { const k = (d[p] << 16) | (d[p + 1] << 8) | d[p + 2]; counts.set(k, (counts.get(k) || 0) + 1); }
-    return 1 - Math.max(...counts.values()) / (d.length / 4);
-  }, pngBase64);
-}
-
-// The inked share (as inkedShare) of each of rects ({x, y, width, height} in the page's CSS pixels,
-// from its top left) in one screenshot of the whole page: one capture and one decode for a page of
-// many pictures, instead of one of each.
-export function inkedShares(page, pngBase64, rects) {
+export function inkedShares(page, pngBase64, rects = null) {
   return page.evaluate(async (b64, boxes) => {
     const img = new Image();
     img.src = `data:image/png;base64,${b64}`;
@@ -50,7 +33,7 @@ export function inkedShares(page, pngBase64, rects) {
     c.width = img.width; c.height = img.height;
     const ctx = c.getContext('2d');
     ctx.drawImage(img, 0, 0);
-    return boxes.map((r) => {
+    return (boxes ?? [{ x: 0, y: 0, width: img.width, height: img.height }]).map((r) => {
       const w = Math.max(1, Math.round(r.width)), h = Math.max(1, Math.round(r.height));
       const d = ctx.getImageData(Math.round(r.x), Math.round(r.y), w, h).data;
       const counts = new Map();
@@ -58,4 +41,9 @@ export function inkedShares(page, pngBase64, rects) {
       return 1 - Math.max(...counts.values()) / (d.length / 4);
     });
   }, pngBase64, rects);
+}
+
+// The same for a whole screenshot.
+export async function inkedShare(page, pngBase64) {
+  return (await inkedShares(page, pngBase64))[0];
 }

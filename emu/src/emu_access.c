@@ -186,9 +186,10 @@ static void __attribute__((noinline)) misaligned(emu_lane *l, uintptr_t a, unsig
         emu_trace_diag(1, EMU_TAG_MISALIGNED, site, (long)l->lin, 0, -1, space, a);
     const emu_alloc *al = space == SP_GLOBAL && a >= emu_arena_lo && a < emu_arena_hi ? emu_alloc_nearest(a) : NULL;
     char element[400];
-    if (al && a >= al->start && a < al->start + al->bytes && emu_describe_argument(a, al, element, sizeof element) == 0)
+    int inside = al && a >= al->start && a < al->start + al->bytes;
+    if (inside && emu_describe_argument(a, al, element, sizeof element) == 0)
         snprintf(place, sizeof place, ", and this one is at %s", element);
-    else if (al && a >= al->start && a < al->start + al->bytes)
+    else if (inside)
         snprintf(place, sizeof place, ", %zu bytes into a cudaMalloc block (element %zu of a 4-byte array: a float4 or "
                  "int4 must start at an element that is a multiple of 4)", (size_t)(a - al->start),
                  (size_t)(a - al->start) / 4);
