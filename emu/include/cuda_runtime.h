@@ -172,16 +172,26 @@ typedef struct dim3 {
 
 /* CUDA's vector types, with CUDA's size and alignment. Copying a 2- or 4-wide one is one
  * access of its whole width (a 128-bit load of a float4, as on the GPU): the copy goes
- * through one volatile vector access, which the compiler may neither split into fields
- * nor drop, so the emulator sees and counts the instruction the GPU runs. */
+ * through one vector value that an empty asm statement takes and gives back whole, so the
+ * compiler cannot split the load or the store into fields, and the emulator sees and counts
+ * the instruction the GPU runs. Not volatile: a copy into a local variable (the float4 a
+ * thread loads into, then reads field by field) stays in registers, as on the GPU, instead
+ * of passing through the thread's stack (five hook calls a float4, none of them counted). */
 #ifdef __cplusplus
+#if defined(__x86_64__)
+#define EMU_WHOLE(v) __asm__("" : "+x"(v))
+#else
+#define EMU_WHOLE(v) __asm__("" : "+w"(v))
+#endif
 #define EMU_VEC_COPY(N, W)                                                                                  \
     N(const N &o) { emu_copy(o); }                                                                          \
     N &operator=(const N &o) { emu_copy(o); return *this; }                                                 \
     void emu_copy(const N &o)                                                                               \
     {                                                                                                       \
-        typedef char bytes __attribute__((vector_size(W)));                                                 \
-        *(volatile bytes *)this = *(const volatile bytes *)&o;                                              \
+        typedef char bytes __attribute__((vector_size(W), may_alias));                                      \
+        bytes v = *(const bytes *)&o;                                                                       \
+        EMU_WHOLE(v);                                                                                       \
+        *(bytes *)this = v;                                                                                 \
     }
 #define EMU_VEC2(T, N)                                                                                      \
     struct __attribute__((aligned(2 * sizeof(T)))) N##2 {                                                   \
@@ -207,6 +217,7 @@ EMU_VEC2(unsigned int, uint) EMU_VEC4(unsigned int, uint)
 EMU_VEC2(float, float) EMU_VEC3(float, float) EMU_VEC4(float, float)
 EMU_VEC2(double, double) EMU_VEC2(long long, longlong)
 #undef EMU_VEC_COPY
+#undef EMU_WHOLE
 #undef EMU_VEC2
 #undef EMU_VEC3
 #undef EMU_VEC4

@@ -397,6 +397,13 @@ double emu_atomic_f64(int op, double *a, double v)
 
 static void insert_sorted_unique(uintptr_t *set, int *n, uintptr_t v)
 {
+    /* lanes mostly go up through memory, or share a word: append, or nothing to do */
+    if (*n == 0 || set[*n - 1] < v) {
+        set[(*n)++] = v;
+        return;
+    }
+    if (set[*n - 1] == v)
+        return;
     int lo = 0, hi = *n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;

@@ -42,6 +42,8 @@ typedef struct {
 const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes);
 /* The live allocation nearest to addr (for messages); NULL if there is none. */
 const emu_alloc *emu_alloc_nearest(uintptr_t addr);
+/* Calls fn for every live allocation (its start and its mapped bytes). */
+void emu_alloc_each(void (*fn)(uintptr_t start, size_t bytes));
 void emu_mem_init(void);
 /* Device memory closed to host code (emu_harness_init): open while a grid runs or the
  * runtime's own calls copy (nested), closed again after. No effect before emu_mem_guard(). */
@@ -109,6 +111,8 @@ void emu_race_warp_synced(unsigned int warp);
 /* Checks and records one lane's access; returns 1 (and fills *hit) for a conflict. */
 int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uintptr_t site, unsigned int thread,
                     emu_race_hit *hit);
+void emu_race_map(uintptr_t start, size_t bytes);   /* cudaMalloc: cells for a new block */
+void emu_race_unmap(uintptr_t start, size_t bytes); /* cudaFree: its cells go */
 
 /* ---- execution: CUDA threads as fibers, warps, blocks, grids ----
  * emu_fiber.c  fibers and their stacks, signals (crashes, the time limit)

@@ -218,6 +218,7 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
         alloc_cap = cap;
     }
     emu_fence_map(at, span - GAP);
+    emu_race_map(at, span - GAP);
     memmove(&allocs[i + 1], &allocs[i], (alloc_count - i) * sizeof *allocs);
     allocs[i].start = at;
     allocs[i].bytes = bytes;
@@ -231,6 +232,12 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
         mprotect((void *)at, span - GAP, PROT_NONE);
     *ptr = (void *)at;
     return cudaSuccess;
+}
+
+void emu_alloc_each(void (*fn)(uintptr_t start, size_t bytes))
+{
+    for (size_t i = 0; i < alloc_count; i++)
+        fn(allocs[i].start, allocs[i].span - GAP);
 }
 
 void emu_mem_reset(void)
@@ -259,6 +266,7 @@ cudaError_t cudaFree(void *ptr)
             madvise(shadow, allocs[i].span - GAP, MADV_DONTNEED); /* a later block here starts unwritten */
             mprotect(shadow, allocs[i].span - GAP, PROT_NONE);
             emu_fence_unmap(allocs[i].start, allocs[i].span - GAP);
+            emu_race_unmap(allocs[i].start, allocs[i].span - GAP);
             bytes_in_use -= allocs[i].span;
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;

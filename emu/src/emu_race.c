@@ -5,50 +5,54 @@
  * __syncthreads() every thread of the block passes): an access of an earlier
  * interval is ordered before every later one by that barrier.
  *
- * For each 4-byte word of shared or global memory the block touched in the
- * current interval there is a cell: the last write (or atomic), and up to two
- * readers from different warps. Each record carries a stamp from one counter
- * that advances at every barrier and every warp operation:
+ * For each 4-byte word of shared or global memory there is a cell: the last
+ * write (or atomic), and up to two readers from different warps. Each record
+ * carries a stamp from one counter that advances at every barrier and every
+ * warp operation:
  *   - a record older than the interval's first stamp is stale (ignored);
  *   - a record newer than or as new as its warp's last warp operation has not
  *     been ordered by __syncwarp / a shuffle / a vote.
+ * So no cell is ever cleared between intervals.
  *
- * Shared memory has a cell per word of the emu_shared section (a few MB);
- * global memory (cudaMalloc blocks, __device__ variables) has an
- * open-addressing hash table whose stale slots count as free, so it holds only
- * the words of one interval and is never cleared.
+ * The cells are flat shadow arrays, 24 bytes per word: one per word of the
+ * emu_shared section, one per word of the device arena (address space reserved
+ * once, pages given with each cudaMalloc block, as the fence shadow's), one per
+ * word of the __device__ variables. Neighbouring lanes touch neighbouring
+ * cells, so a warp's coalesced access stays in a few cache lines.
  *
  * Byte masks keep sub-word accesses apart: lanes writing different bytes of
  * one word do not race. Only the last writer of a word is kept, so a race with
  * an earlier writer that a later one covered can be missed (never invented).
  */
+#define _GNU_SOURCE
 #include "emu_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 extern char __start_emu_shared[], __stop_emu_shared[];
 
+/* 8 bytes: the site as an index into the table of access sites, so that a cell fits 24 bytes */
 typedef struct {
-    uintptr_t site;
     uint32_t stamp; /* 0: never */
-    uint16_t thread;
-    uint8_t mask;   /* bytes of the word */
-    uint8_t atomic; /* the write was an atomic (2: an atomicCAS) */
+    uint16_t site;  /* index into sites[] */
+    uint16_t meta;  /* thread (10 bits), byte mask of the word (4), atomic (2: 1, or 2 for an atomicCAS) */
 } record;
 
 typedef struct {
     record w, r1, r2; /* last write; first reader; a reader of another warp than r1's */
 } cell;
 
-typedef struct {
-    uintptr_t key;  /* word address (addr >> 2) */
-    uint32_t live;  /* stamp when the slot was taken: free again once older than the interval */
-    cell c;
-} slot;
+#define META(thread, mask, atomic) ((uint16_t)((thread) | (unsigned)(mask) << 10 | (unsigned)(atomic) << 14))
+static inline unsigned int rec_thread(const record *r) { return r->meta & 1023u; }
+static inline unsigned int rec_mask(const record *r) { return r->meta >> 10 & 15u; }
+static inline unsigned int rec_atomic(const record *r) { return r->meta >> 14; }
 
 /* per thread of the block: its next atomic is an atomicCAS (set by emu_atomic_cas_next, emu_warp.c) */
 unsigned char emu_atomic_is_cas[MAX_THREADS];
+
+#define STAMP_RESET 0x7ffffff0u
 
 static uint32_t serial;            /* the stamp of accesses now */
 static uint32_t interval_start;    /* the first stamp of the running barrier interval */
@@ -58,18 +62,90 @@ static cell *shared_cells;
 static size_t shared_words;
 static uintptr_t shared_first_word;
 
-static slot *table;
-static size_t table_cap, table_live;
+static cell *arena_cells;  /* one per word of the arena, mapped with its blocks */
+static cell *device_cells; /* one per word of the emu_device section (__device__ variables) */
+static size_t device_words;
+extern char __start_emu_device[], __stop_emu_device[];
 
-#define STAMP_RESET 0x7ffffff0u
+static _Noreturn void out_of_memory(void)
+{
+    fprintf(stderr, "emu: out of memory for the race detector\n");
+    abort();
+}
+
+/* ---- the sites of accesses, numbered in the order first seen ---- */
+
+#define SITE_MAX 0xffffu /* the index of every site past the table's size: "unknown" */
+static uintptr_t *sites;     /* index -> site */
+static size_t site_count;
+static struct {
+    uintptr_t site;
+    uint32_t index;
+} *site_hash;
+static size_t site_hash_cap;
+
+static size_t hash_site(uintptr_t site, size_t cap) { return (size_t)((site * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1); }
+
+static void site_hash_grow(void)
+{
+    size_t cap = site_hash_cap ? 2 * site_hash_cap : 1024;
+    __typeof__(site_hash) t = calloc(cap, sizeof *t);
+    if (!t)
+        out_of_memory();
+    for (size_t i = 0; i < site_hash_cap; i++) {
+        if (!site_hash[i].site)
+            continue;
+        size_t j = hash_site(site_hash[i].site, cap);
+        while (t[j].site)
+            j = (j + 1) & (cap - 1);
+        t[j] = site_hash[i];
+    }
+    free(site_hash);
+    site_hash = t;
+    site_hash_cap = cap;
+}
+
+static uint16_t site_index(uintptr_t site)
+{
+    static uintptr_t last_site;
+    static uint16_t last_index;
+    if (site == last_site)
+        return last_index;
+    if ((site_count + 1) * 2 > site_hash_cap)
+        site_hash_grow();
+    size_t i = hash_site(site, site_hash_cap);
+    while (site_hash[i].site && site_hash[i].site != site)
+        i = (i + 1) & (site_hash_cap - 1);
+    if (!site_hash[i].site) {
+        if (site_count == SITE_MAX)
+            return SITE_MAX; /* more sites than any kernel has: the message names the word, not the site */
+        uintptr_t *n = site_count % 1024 == 0 ? realloc(sites, (site_count + 1024) * sizeof *sites) : sites;
+        if (!n)
+            out_of_memory();
+        sites = n;
+        sites[site_count] = site;
+        site_hash[i].site = site;
+        site_hash[i].index = (uint32_t)site_count++;
+    }
+    last_site = site;
+    last_index = (uint16_t)site_hash[i].index;
+    return last_index;
+}
+
+static uintptr_t site_of(const record *r) { return r->site < site_count ? sites[r->site] : 0; }
+
+/* ---- the cells ---- */
+
+static void clear_arena_cells(uintptr_t start, size_t bytes);
 
 static void forget_everything(void)
 {
     if (shared_cells)
         memset(shared_cells, 0, shared_words * sizeof *shared_cells);
-    if (table)
-        memset(table, 0, table_cap * sizeof *table);
-    table_live = 0;
+    if (device_cells)
+        memset(device_cells, 0, device_words * sizeof *device_cells);
+    if (arena_cells)
+        emu_alloc_each(clear_arena_cells);
     memset(warp_synced, 0, sizeof warp_synced);
     serial = 0;
 }
@@ -79,7 +155,6 @@ void emu_race_interval(void)
     if (serial >= STAMP_RESET)
         forget_everything(); /* every stamp becomes 0 = stale; the counter starts again */
     interval_start = ++serial;
-    table_live = 0; /* every slot of the table is stale now */
 }
 
 void emu_race_warp_synced(unsigned int warp)
@@ -88,89 +163,81 @@ void emu_race_warp_synced(unsigned int warp)
         warp_synced[warp] = ++serial;
 }
 
+static cell *arena_cell(uintptr_t a) { return arena_cells + ((a - emu_arena_lo) >> 2); }
+
+void emu_race_map(uintptr_t start, size_t bytes)
+{
+    if (!arena_cells) {
+        void *p = mmap(NULL, (size_t)((emu_arena_hi - emu_arena_lo) >> 2) * sizeof(cell), PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            out_of_memory();
+        arena_cells = p;
+    }
+    /* start is page-aligned, so are its cells (4096 / 4 * 24 bytes) */
+    if (mprotect(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), PROT_READ | PROT_WRITE) != 0)
+        out_of_memory();
+}
+
+static void clear_arena_cells(uintptr_t start, size_t bytes)
+{
+    madvise(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), MADV_DONTNEED); /* fresh pages read 0 */
+}
+
+void emu_race_unmap(uintptr_t start, size_t bytes)
+{
+    if (!arena_cells)
+        return;
+    clear_arena_cells(start, bytes);
+    mprotect(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), PROT_NONE);
+}
+
 static cell *shared_cell(uintptr_t word)
 {
     if (!shared_cells) {
         shared_first_word = (uintptr_t)__start_emu_shared >> 2;
         shared_words = (((uintptr_t)__stop_emu_shared + 3) >> 2) - shared_first_word;
         shared_cells = calloc(shared_words, sizeof *shared_cells);
-        if (!shared_cells) {
-            fprintf(stderr, "emu: out of memory for the race detector\n");
-            abort();
-        }
+        if (!shared_cells)
+            out_of_memory();
     }
     uintptr_t i = word - shared_first_word;
     return i < shared_words ? &shared_cells[i] : NULL;
 }
 
-static size_t hash_word(uintptr_t key, size_t cap)
-{
-    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 20) & (cap - 1);
-}
-
-static int slot_in_use(const slot *s) { return s->key != 0 && s->live >= interval_start; }
-
-static void grow_table(void)
-{
-    size_t cap = table_cap ? table_cap * 2 : 4096;
-    slot *t = calloc(cap, sizeof *t);
-    if (!t) {
-        fprintf(stderr, "emu: out of memory for the race detector\n");
-        abort();
-    }
-    for (size_t i = 0; i < table_cap; i++) {
-        if (!slot_in_use(&table[i]))
-            continue;
-        size_t j = hash_word(table[i].key, cap);
-        while (t[j].key != 0)
-            j = (j + 1) & (cap - 1);
-        t[j] = table[i];
-    }
-    free(table);
-    table = t;
-    table_cap = cap;
-}
-
-/* The cell of a global word, taken (and emptied) if the interval has none yet.
- * A slot in use stays in use for the whole interval, so probe chains hold. */
 static cell *global_cell(uintptr_t word)
 {
-    if ((table_live + 1) * 2 > table_cap)
-        grow_table();
-    size_t i = hash_word(word, table_cap);
-    for (;;) {
-        slot *s = &table[i];
-        if (!slot_in_use(s)) {
-            s->key = word;
-            s->live = serial;
-            memset(&s->c, 0, sizeof s->c);
-            table_live++;
-            return &s->c;
-        }
-        if (s->key == word)
-            return &s->c;
-        i = (i + 1) & (table_cap - 1);
+    uintptr_t a = word << 2;
+    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
+        return arena_cell(a);
+    uintptr_t lo = (uintptr_t)__start_emu_device;
+    if (a - lo >= (uintptr_t)(__stop_emu_device - __start_emu_device))
+        return NULL; /* const __device__ data: only read */
+    if (!device_cells) {
+        device_words = ((uintptr_t)(__stop_emu_device - __start_emu_device) >> 2) + 1;
+        device_cells = calloc(device_words, sizeof *device_cells);
+        if (!device_cells)
+            out_of_memory();
     }
+    size_t i = (size_t)((a - lo) >> 2);
+    return i < device_words ? &device_cells[i] : NULL;
 }
 
 static inline int current(const record *r) { return r->stamp >= interval_start; }
 static inline unsigned int warp_of(unsigned int thread) { return thread / 32; }
 
-static void note(record *r, uintptr_t site, unsigned int thread, uint8_t mask, int atomic)
+static void note(record *r, uint16_t site, unsigned int thread, unsigned int mask, int atomic)
 {
-    r->site = site;
     r->stamp = serial;
-    r->thread = (uint16_t)thread;
-    r->mask = mask;
-    r->atomic = (uint8_t)atomic;
+    r->site = site;
+    r->meta = META(thread, mask, atomic);
 }
 
 static void hit_from(emu_race_hit *hit, const record *r, int kind, int intra, uintptr_t word)
 {
     hit->intra_warp = intra;
-    hit->thread = r->thread;
-    hit->site = r->site;
+    hit->thread = rec_thread(r);
+    hit->site = site_of(r);
     hit->kind = kind;
     hit->addr = word << 2;
 }
@@ -179,21 +246,21 @@ static void hit_from(emu_race_hit *hit, const record *r, int kind, int intra, ui
  * of the same word do not conflict: that is the CUDA Programming Guide's CAS loop (read the
  * word, then atomicCAS it with what was read as the expected value), whose CAS checks the value
  * the load saw. A plain load against any other atomic, or a plain store, still races. */
-static int check(const cell *c, int kind, int cas, unsigned int thread, uint8_t mask, uintptr_t word,
+static int check(const cell *c, int kind, int cas, unsigned int thread, unsigned int mask, uintptr_t word,
                  emu_race_hit *hit)
 {
     unsigned int warp = warp_of(thread);
     const record *w = &c->w;
-    int w_current = current(w) && (w->mask & mask) && w->thread != thread;
+    int w_current = current(w) && (rec_mask(w) & mask) && rec_thread(w) != thread;
     if (kind == K_LOAD) {
-        if (!w_current || w->atomic == 2)
+        if (!w_current || rec_atomic(w) == 2)
             return 0;
-        if (warp_of(w->thread) != warp) {
-            hit_from(hit, w, w->atomic ? K_ATOMIC : K_STORE, 0, word);
+        if (warp_of(rec_thread(w)) != warp) {
+            hit_from(hit, w, rec_atomic(w) ? K_ATOMIC : K_STORE, 0, word);
             return 1;
         }
         if (w->stamp >= warp_synced[warp]) { /* no warp operation since the other lane's store */
-            hit_from(hit, w, w->atomic ? K_ATOMIC : K_STORE, 1, word);
+            hit_from(hit, w, rec_atomic(w) ? K_ATOMIC : K_STORE, 1, word);
             return 1;
         }
         return 0;
@@ -203,13 +270,13 @@ static int check(const cell *c, int kind, int cas, unsigned int thread, uint8_t 
     const record *rs[2] = {&c->r1, &c->r2};
     for (int i = 0; i < 2 && !cas; i++) {
         const record *r = rs[i];
-        if (current(r) && (r->mask & mask) && warp_of(r->thread) != warp) {
+        if (current(r) && (rec_mask(r) & mask) && warp_of(rec_thread(r)) != warp) {
             hit_from(hit, r, K_LOAD, 0, word);
             return 1;
         }
     }
-    if (w_current && warp_of(w->thread) != warp && !(kind == K_ATOMIC && w->atomic)) {
-        hit_from(hit, w, w->atomic ? K_ATOMIC : K_STORE, 0, word);
+    if (w_current && warp_of(rec_thread(w)) != warp && !(kind == K_ATOMIC && rec_atomic(w))) {
+        hit_from(hit, w, rec_atomic(w) ? K_ATOMIC : K_STORE, 0, word);
         return 1;
     }
     /* A store over a word another lane of this warp loaded with no warp operation in
@@ -217,7 +284,7 @@ static int check(const cell *c, int kind, int cas, unsigned int thread, uint8_t 
      * come after the store. */
     for (int i = 0; i < 2 && !cas; i++) {
         const record *r = rs[i];
-        if (current(r) && (r->mask & mask) && warp_of(r->thread) == warp && r->thread != thread &&
+        if (current(r) && (rec_mask(r) & mask) && warp_of(rec_thread(r)) == warp && rec_thread(r) != thread &&
             r->stamp >= warp_synced[warp]) {
             hit_from(hit, r, K_LOAD, 1, word);
             return 1;
@@ -228,15 +295,15 @@ static int check(const cell *c, int kind, int cas, unsigned int thread, uint8_t 
 
 /* Another read by the warp of r: r keeps the first reader since the warp's last warp
  * operation, so a store by another lane of the warp is seen as write-after-read. */
-static void merge_reader(record *r, uintptr_t site, unsigned int thread, uint8_t mask, unsigned int warp)
+static void merge_reader(record *r, uint16_t site, unsigned int thread, unsigned int mask, unsigned int warp)
 {
     if (r->stamp < warp_synced[warp])
-        note(r, site, thread, (uint8_t)(r->mask | mask), 0);
+        note(r, site, thread, rec_mask(r) | mask, 0);
     else
-        r->mask |= mask;
+        r->meta |= (uint16_t)(mask << 10);
 }
 
-static void remember(cell *c, int kind, int cas, uintptr_t site, unsigned int thread, uint8_t mask)
+static void remember(cell *c, int kind, int cas, uint16_t site, unsigned int thread, unsigned int mask)
 {
     if (kind != K_LOAD) {
         note(&c->w, site, thread, mask, cas ? 2 : kind == K_ATOMIC);
@@ -246,9 +313,9 @@ static void remember(cell *c, int kind, int cas, uintptr_t site, unsigned int th
     if (!current(&c->r1)) {
         note(&c->r1, site, thread, mask, 0);
         c->r2.stamp = 0;
-    } else if (warp_of(c->r1.thread) == warp) {
+    } else if (warp_of(rec_thread(&c->r1)) == warp) {
         merge_reader(&c->r1, site, thread, mask, warp);
-    } else if (current(&c->r2) && warp_of(c->r2.thread) == warp) {
+    } else if (current(&c->r2) && warp_of(rec_thread(&c->r2)) == warp) {
         merge_reader(&c->r2, site, thread, mask, warp);
     } else {
         note(&c->r2, site, thread, mask, 0);
@@ -261,17 +328,18 @@ int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uint
     int found = 0, cas = kind == K_ATOMIC && thread < MAX_THREADS && emu_atomic_is_cas[thread];
     if (cas)
         emu_atomic_is_cas[thread] = 0;
+    uint16_t index = site_index(site);
     uintptr_t first = addr >> 2, last = (addr + (size ? size : 1) - 1) >> 2;
     for (uintptr_t word = first; word <= last; word++) {
         unsigned int lo = word == first ? (unsigned int)(addr & 3) : 0;
         unsigned int hi = word == last ? (unsigned int)((addr + (size ? size : 1) - 1) & 3) : 3;
-        uint8_t mask = (uint8_t)(((2u << hi) - 1) & ~((1u << lo) - 1));
+        unsigned int mask = ((2u << hi) - 1) & ~((1u << lo) - 1);
         cell *c = space == SP_SHARED ? shared_cell(word) : global_cell(word);
         if (!c)
             continue;
         if (!found)
             found = check(c, kind, cas, thread, mask, word, hit);
-        remember(c, kind, cas, site, thread, mask);
+        remember(c, kind, cas, index, thread, mask);
     }
     return found;
 }
