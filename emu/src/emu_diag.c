@@ -3,8 +3,9 @@
  * over the program's own DWARF line tables (emucc's -gline-tables-only), and a data address
  * into the name of the variable holding it.
  *
- * llvm-symbolizer does the work. It is started once, on the first question,
- * and kept running (its answers to later questions take microseconds instead
+ * llvm-symbolizer does the work. Its process is made before the harness seals the
+ * program (no process can be started after) and waits; llvm-symbolizer starts in it on the
+ * first question and is kept running (its answers to later questions take microseconds instead
  * of the tens of milliseconds a fresh start costs); if it cannot be started,
  * each question runs llvm-symbolizer-14 or GNU addr2line through popen. */
 #define _GNU_SOURCE
@@ -14,6 +15,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +122,15 @@ static int sym_open(const char *obj)
         if (null >= 0)
             dup2(null, 2);
         closefrom(3); /* no pipe of the program stays open in it */
+        /* Most runs never ask (a kernel that passes): wait for the first question before
+         * starting llvm-symbolizer, whose start-up (loading LLVM) costs more CPU than a small
+         * lab's whole run. The question stays in the pipe for it to read; a program that ends
+         * without one closes the pipe, and this process ends too. */
+        struct pollfd first = {.fd = 0, .events = POLLIN};
+        while (poll(&first, 1, -1) < 0 && errno == EINTR)
+            ;
+        if (!(first.revents & POLLIN))
+            _exit(0);
         execlp("llvm-symbolizer", "llvm-symbolizer", "--functions=linkage", "--inlining", "--demangle", objarg,
                (char *)NULL);
         execlp("llvm-symbolizer-14", "llvm-symbolizer-14", "--functions=linkage", "--inlining", "--demangle", objarg,

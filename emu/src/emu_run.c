@@ -92,6 +92,15 @@ static int access_round(emu_lane **g, int k)
                 emu_uninit_store(l);
             continue;
         }
+        if (l->size == 4) { /* the common load: its four shadow bytes at once */
+            uint32_t v;
+            memcpy(&v, sh, 4);
+            if (__builtin_expect((v & 0x01010101u) == 0x01010101u, 1)) {
+                v |= 0x02020202u;
+                memcpy(sh, &v, 4);
+                continue;
+            }
+        }
         int noted = 0;
         for (unsigned int b = 0; b < l->size; b++) {
             if (__builtin_expect(!(sh[b] & 1), 0) && !noted) {
