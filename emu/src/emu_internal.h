@@ -145,16 +145,26 @@ typedef struct {
 } emu_logged;
 #define EMU_LOG_MAX 32 /* accesses a lane makes at most before it waits for its warp */
 
-typedef struct emu_lane {
+typedef struct __attribute__((aligned(64))) emu_lane {
+    /* what the scheduler reads of every lane at every round and barrier: one cache line */
     fcontext_t ctx;
     int state;
+    /* the accesses made since the scheduler last looked (emu_run.c): log[head..n) */
+    unsigned int log_head, log_n;
+    int waw_pending; /* the store in waw below waits to be checked */
+    emu_logged *log;
+    /* the bytes of the lane's last store, copied once it is done (at its next access or stop) */
+    unsigned char *capture_to;
+    uintptr_t site;
+    unsigned long long value; /* a barrier's or warp operation's argument */
+    unsigned int mask;
     unsigned char kind, space;
+    /* the access the scheduler is checking */
     unsigned int size;
-    uintptr_t site, addr;
+    uintptr_t addr;
     /* warp operations and barrier reductions */
     int op, arg, width;
-    unsigned int mask;
-    unsigned long long value, result;
+    unsigned long long result;
     /* identity */
     uint3 tid;
     unsigned int lin;
@@ -167,17 +177,11 @@ typedef struct emu_lane {
     /* a store that overwrote another warp's store of this barrier interval: a
      * race only if it changed the value (checked once the store is done) */
     struct {
-        int pending;
         uintptr_t site, addr;
         unsigned int size;
         unsigned char space, old[16], now[16];
         emu_race_hit hit;
     } waw;
-    /* the accesses made since the scheduler last looked (emu_run.c): log[head..n) */
-    emu_logged *log;
-    unsigned int log_head, log_n;
-    /* the bytes of the lane's last store, copied once it is done (at its next access or stop) */
-    unsigned char *capture_to;
     uintptr_t capture_addr;
     unsigned int capture_size;
 } emu_lane;

@@ -127,7 +127,7 @@ static int access_round(emu_lane **g, int k)
                     if (memcmp(e->old, e->now, l->size) == 0)
                         continue;
                 } else { /* decided when the lane has stored */
-                    l->waw.pending = 1;
+                    l->waw_pending = 1;
                     l->waw.site = l->site;
                     l->waw.addr = l->addr;
                     l->waw.size = l->size;
@@ -167,7 +167,7 @@ static int run_warp(unsigned int w)
         for (int i = 0; i < n && !faulted; i++) {
             if (L[i].state == L_READY) {
                 L[i].log_head = L[i].log_n = 0;
-                if (L[i].waw.pending) {
+                if (L[i].waw_pending) {
                     L[i].capture_to = L[i].waw.now;
                     L[i].capture_addr = L[i].waw.addr;
                     L[i].capture_size = L[i].waw.size;
@@ -184,8 +184,8 @@ static int run_warp(unsigned int w)
         }
         for (int r = 0; r < ran; r++) {
             emu_lane *l = ready[r];
-            if (l->waw.pending) {
-                l->waw.pending = 0;
+            if (l->waw_pending) {
+                l->waw_pending = 0;
                 if (memcmp(l->waw.old, l->waw.now, l->waw.size) != 0 &&
                     emu_report_race(l, l->waw.site, l->waw.addr, l->waw.space, K_STORE, &l->waw.hit) != 0)
                     return -1;
@@ -281,7 +281,7 @@ static int run_block(void)
         l->state = L_READY;
         l->reads = l->writes = 0;
         l->gwrites = l->fenced_at = 0;
-        l->waw.pending = 0;
+        l->waw_pending = 0;
         emu_fiber_start(l);
     }
     unsigned int warps = (emu_nthreads + 31) / 32;
