@@ -42,8 +42,6 @@ typedef struct {
 const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes);
 /* The live allocation nearest to addr (for messages); NULL if there is none. */
 const emu_alloc *emu_alloc_nearest(uintptr_t addr);
-/* Calls fn for every live allocation (its start and its mapped bytes). */
-void emu_alloc_each(void (*fn)(uintptr_t start, size_t bytes));
 void emu_mem_init(void);
 /* Device memory closed to host code (emu_harness_init): open while a grid runs or the
  * runtime's own calls copy (nested), closed again after. No effect before emu_mem_guard(). */

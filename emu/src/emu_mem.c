@@ -18,6 +18,7 @@
 #define SCRATCH_BYTES (1ull << 30) /* launch closures */
 #define ALIGN 4096u /* blocks start on pages (so on 256 bytes, as on a GPU) */
 #define GAP 4096u   /* an unmapped page between blocks: a run past the end never lands in a neighbour */
+#define KEEP_PAGES_MAX (16u << 20) /* a freed block this small keeps its pages (cudaFree) */
 
 uintptr_t emu_arena_lo, emu_arena_hi;
 /* One shadow byte per arena byte, 1 once the byte was written (by a host copy or
@@ -234,12 +235,6 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     return cudaSuccess;
 }
 
-void emu_alloc_each(void (*fn)(uintptr_t start, size_t bytes))
-{
-    for (size_t i = 0; i < alloc_count; i++)
-        fn(allocs[i].start, allocs[i].span - GAP);
-}
-
 void emu_mem_reset(void)
 {
     while (alloc_count)
@@ -261,12 +256,23 @@ cudaError_t cudaFree(void *ptr)
     for (size_t i = 0; i < alloc_count; i++) {
         if (allocs[i].start == (uintptr_t)ptr) {
             unsigned char *shadow = emu_global_shadow + (allocs[i].start - emu_arena_lo);
-            madvise(ptr, allocs[i].span - GAP, MADV_DONTNEED);
-            mprotect(ptr, allocs[i].span - GAP, PROT_NONE);
-            madvise(shadow, allocs[i].span - GAP, MADV_DONTNEED); /* a later block here starts unwritten */
-            mprotect(shadow, allocs[i].span - GAP, PROT_NONE);
-            emu_fence_unmap(allocs[i].start, allocs[i].span - GAP);
-            emu_race_unmap(allocs[i].start, allocs[i].span - GAP);
+            size_t len = allocs[i].span - GAP;
+            /* A later block here starts unwritten. A small block's pages stay, for the next
+             * cudaMalloc to reuse (first fit puts it here): a program that allocates and frees
+             * per case would otherwise take a page fault for every page of every block it
+             * makes, its shadows' included. */
+            if (len <= KEEP_PAGES_MAX) {
+                memset(shadow, 0, len);
+            } else {
+                madvise(ptr, len, MADV_DONTNEED);
+                madvise(shadow, len, MADV_DONTNEED);
+            }
+            mprotect(ptr, len, PROT_NONE);
+            mprotect(shadow, len, PROT_NONE);
+            if (len > KEEP_PAGES_MAX) {
+                emu_fence_unmap(allocs[i].start, len);
+                emu_race_unmap(allocs[i].start, len);
+            }
             bytes_in_use -= allocs[i].span;
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;

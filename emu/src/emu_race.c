@@ -136,7 +136,7 @@ static uintptr_t site_of(const record *r) { return r->site < site_count ? sites[
 
 /* ---- the cells ---- */
 
-static void clear_arena_cells(uintptr_t start, size_t bytes);
+static uintptr_t arena_cells_hi; /* the end of the arena that has had cells: freed small blocks keep theirs */
 
 static void forget_everything(void)
 {
@@ -144,8 +144,8 @@ static void forget_everything(void)
         memset(shared_cells, 0, shared_words * sizeof *shared_cells);
     if (device_cells)
         memset(device_cells, 0, device_words * sizeof *device_cells);
-    if (arena_cells)
-        emu_alloc_each(clear_arena_cells);
+    if (arena_cells) /* fresh pages read 0 */
+        madvise(arena_cells, ((arena_cells_hi - emu_arena_lo) >> 2) * sizeof(cell), MADV_DONTNEED);
     memset(warp_synced, 0, sizeof warp_synced);
     serial = 0;
 }
@@ -177,18 +177,17 @@ void emu_race_map(uintptr_t start, size_t bytes)
     /* start is page-aligned, so are its cells (4096 / 4 * 24 bytes) */
     if (mprotect(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), PROT_READ | PROT_WRITE) != 0)
         out_of_memory();
+    if (start + bytes > arena_cells_hi)
+        arena_cells_hi = start + bytes;
 }
 
-static void clear_arena_cells(uintptr_t start, size_t bytes)
-{
-    madvise(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), MADV_DONTNEED); /* fresh pages read 0 */
-}
-
+/* A large block's cells go with it. Stale stamps make any cell empty for the next kernel, so a
+ * freed block whose cells stay (cudaFree keeps a small one's pages) needs no clearing. */
 void emu_race_unmap(uintptr_t start, size_t bytes)
 {
     if (!arena_cells)
         return;
-    clear_arena_cells(start, bytes);
+    madvise(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), MADV_DONTNEED);
     mprotect(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), PROT_NONE);
 }
 
