@@ -329,14 +329,14 @@ endif
 	@$(TIMED) "the emulator build" $(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all
 	@BUILD=$(BUILD) $(TIMED) "end to end" tests/end_to_end.sh
 	@$(TIMED) "the skeletons" tests/skeletons.sh
-	@$(MAKE) --no-print-directory slides-deps $(CHECKER)
-	@# All side by side: none fills a core for long but the corpus (about 1.4 of 2 cores: its
-	@# patches build and run one after another in each slot), and the others wait much of their
-	@# time (the grader's tests on wall-clock limits, the browser tests on Chromium, the CUnit
-	@# suites on the emulator's time limits). No step writes what another reads.
+	@# Side by side where a step leaves a core idle: the grader's tests wait on wall-clock limits
+	@# much of their time (beside the corpus, which fills both cores); the CUnit suites and the
+	@# two browser tests, one script each, share the cores. No step writes what another reads.
 	@BUILD=$(BUILD) tests/together \
 	    "the known-bad corpus" "tests/known-bad/run.sh" \
-	    "the grader's tests" "$(MAKE) --no-print-directory test-grader" \
+	    "the grader's tests" "$(MAKE) --no-print-directory test-grader"
+	@$(MAKE) --no-print-directory slides-deps $(CHECKER)
+	@tests/together \
 	    "the emulator's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C emu test BUILD=$(abspath $(BUILD))/emu-runtime" \
 	    "the checker's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C tests BUILD=$(abspath $(BUILD))/tests" \
 	    "the deck's tests" "$(MAKE) --no-print-directory test-slides" \
