@@ -163,9 +163,11 @@ static int run_warp(unsigned int w)
     for (;;) {
         /* the lanes that can go on run one after another (emu_run_lanes), until one faults */
         emu_lane *ready[32];
-        int nready = 0;
+        int nready = 0, busy = 0; /* busy: a lane has logged accesses or waits at a warp operation */
         for (int i = 0; i < n && !faulted; i++) {
-            if (L[i].state == L_READY) {
+            if (L[i].state != L_READY) {
+                busy |= L[i].state == L_WSYNC || L[i].log_head < L[i].log_n;
+            } else {
                 L[i].log_head = L[i].log_n = 0;
                 if (L[i].waw_pending) {
                     L[i].capture_to = L[i].waw.now;
@@ -184,6 +186,7 @@ static int run_warp(unsigned int w)
         }
         for (int r = 0; r < ran; r++) {
             emu_lane *l = ready[r];
+            busy |= l->log_n != 0 || l->state == L_WSYNC;
             if (l->waw_pending) {
                 l->waw_pending = 0;
                 if (memcmp(l->waw.old, l->waw.now, l->waw.size) != 0 &&
@@ -196,6 +199,8 @@ static int run_warp(unsigned int w)
             emu_fault_lane = faulted;
             return -1;
         }
+        if (!busy && !faulted) /* (after a fault the loop above stops early: busy is not known) */
+            return 0; /* every lane waits at a barrier or has returned (the hook-free build, mostly) */
         /* The next instruction: the lowest code address (min-PC) of the lanes' next accesses and
          * warp operations. A warp operation waits, though, while lanes of its mask still have
          * accesses to make (e.g. in a branch laid out after it); if every candidate waits, the
@@ -271,13 +276,19 @@ static int run_warp(unsigned int w)
 
 static int run_block(void)
 {
+    unsigned int bx = emu_running->block.x, by = emu_running->block.y;
+    uint3 tid = {0, 0, 0};
     for (unsigned int i = 0; i < emu_nthreads; i++) {
         emu_lane *l = &emu_lanes[i];
-        unsigned int bx = emu_running->block.x, by = emu_running->block.y;
         l->lin = i;
-        l->tid.x = i % bx;
-        l->tid.y = (i / bx) % by;
-        l->tid.z = i / (bx * by);
+        l->tid = tid; /* x fastest, then y, then z: i = x + bx * (y + by * z) */
+        if (++tid.x == bx) {
+            tid.x = 0;
+            if (++tid.y == by) {
+                tid.y = 0;
+                tid.z++;
+            }
+        }
         l->state = L_READY;
         l->reads = l->writes = 0;
         l->gwrites = l->fenced_at = 0;
@@ -296,9 +307,10 @@ static int run_block(void)
         if (emu_report_warp_sync() != 0 || emu_uninit_check() != 0)
             return -1;
         emu_lane *first = NULL;
-        int waiting = 0, count = 0, all = 1, any = 0;
+        int waiting = 0, count = 0, all = 1, any = 0, returned = 0;
         for (unsigned int i = 0; i < emu_nthreads; i++) {
             emu_lane *l = &emu_lanes[i];
+            returned += l->state == L_DONE;
             if (l->state != L_BARRIER)
                 continue;
             waiting++;
@@ -327,7 +339,7 @@ static int run_block(void)
         /* Threads that returned before a barrier the others wait at: GPUs since Volta let the
          * barrier open without them, but the CUDA Programming Guide allows a conditional
          * barrier only when the condition is the same for the whole block. */
-        for (unsigned int i = 0; i < emu_nthreads; i++) {
+        for (unsigned int i = 0; i < emu_nthreads && returned; i++) {
             const emu_lane *gone = &emu_lanes[i];
             if (gone->state != L_DONE)
                 continue;
