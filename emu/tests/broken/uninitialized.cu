@@ -78,7 +78,9 @@ extern "C" int broken_uninit_shared(int variant, int *sum)
 }
 
 /* 0 output never written (broken), 1 copied device-to-device from a buffer never written (broken),
- * 2 output cleared with cudaMemset (clean), 3 output written by a first kernel (clean) */
+ * 2 output cleared with cudaMemset (clean), 3 output written by a first kernel (clean), 4 output
+ * cleared, freed and allocated again at the same address, where the freed block's pages stay
+ * (broken: the new block is unwritten; -2 if it landed elsewhere) */
 extern "C" int broken_uninit_global(int variant, int *sum)
 {
     int h[256], r[256], *in, *out, *junk;
@@ -94,6 +96,14 @@ extern "C" int broken_uninit_global(int variant, int *sum)
         cudaMemset(out, 0, sizeof h);
     else if (variant == 3)
         fill<<<2, 128>>>(out);
+    else if (variant == 4) {
+        int *freed = out;
+        cudaMemset(out, 0, sizeof h);
+        cudaFree(out);
+        cudaMalloc((void **)&out, sizeof h);
+        if (out != freed)
+            return -2;
+    }
     accumulate<<<2, 128>>>(in, out);
     int e = cudaDeviceSynchronize();
     if (e == 0 && cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost) == cudaSuccess) {
