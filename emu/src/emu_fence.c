@@ -23,7 +23,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 typedef struct {
     uint32_t grid;   /* the grid serial; records of other grids are empty */
@@ -37,7 +36,7 @@ typedef struct {
 
 static uint32_t grid_serial; /* the running grid's */
 static uint32_t last_serial; /* the newest grid's: a child resumed from does not give its number again */
-static word_state *arena_words;  /* one per word of the arena, mapped with its blocks */
+static emu_word_shadow arena_words = {NULL, sizeof(word_state)}; /* one per word of the arena */
 static word_state *device_words; /* one per word of the emu_device section (__device__ variables) */
 static size_t device_word_count;
 extern char __start_emu_device[], __stop_emu_device[];
@@ -64,31 +63,15 @@ static _Noreturn void out_of_memory(void)
     abort();
 }
 
-/* The arena's shadow: address space reserved once, pages given to each cudaMalloc block. */
-static word_state *arena_record(uintptr_t a) { return arena_words + ((a - emu_arena_lo) >> 2); }
+static word_state *arena_record(uintptr_t a) { return emu_word_shadow_at(&arena_words, a); }
 
 void emu_fence_map(uintptr_t start, size_t bytes)
 {
-    if (!arena_words) {
-        void *p = mmap(NULL, (size_t)((emu_arena_hi - emu_arena_lo) >> 2) * sizeof(word_state), PROT_NONE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED)
-            out_of_memory();
-        arena_words = p;
-    }
-    /* start is page-aligned, so is its record (4096 / 4 * 24 bytes) */
-    if (mprotect(arena_record(start), ((bytes + 3) >> 2) * sizeof(word_state), PROT_READ | PROT_WRITE) != 0)
+    if (emu_word_shadow_map(&arena_words, start, bytes) != 0)
         out_of_memory();
 }
 
-void emu_fence_unmap(uintptr_t start, size_t bytes)
-{
-    if (!arena_words)
-        return;
-    size_t len = ((bytes + 3) >> 2) * sizeof(word_state);
-    madvise(arena_record(start), len, MADV_DONTNEED);
-    mprotect(arena_record(start), len, PROT_NONE);
-}
+void emu_fence_unmap(uintptr_t start, size_t bytes) { emu_word_shadow_unmap(&arena_words, start, bytes); }
 
 static word_state *record_of(uintptr_t word)
 {

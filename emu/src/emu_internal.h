@@ -43,6 +43,19 @@ const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes);
 /* The live allocation nearest to addr (for messages); NULL if there is none. */
 const emu_alloc *emu_alloc_nearest(uintptr_t addr);
 void emu_mem_init(void);
+/* A shadow of per_word bytes for each 4-byte word of the arena (the fence check's words, the race
+ * check's cells): address space reserved at the first block, pages given with each cudaMalloc
+ * block and taken back with it. emu_word_shadow_map: 0, or -1 when out of memory. */
+typedef struct {
+    char *base;
+    size_t per_word;
+} emu_word_shadow;
+static inline void *emu_word_shadow_at(const emu_word_shadow *s, uintptr_t a)
+{
+    return s->base + ((a - emu_arena_lo) >> 2) * s->per_word;
+}
+int emu_word_shadow_map(emu_word_shadow *s, uintptr_t start, size_t bytes);
+void emu_word_shadow_unmap(emu_word_shadow *s, uintptr_t start, size_t bytes);
 /* Device memory closed to host code (emu_harness_init): open while a grid runs or the
  * runtime's own calls copy (nested), closed again after. No effect before emu_mem_guard(). */
 void emu_mem_guard(void);

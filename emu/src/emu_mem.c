@@ -235,6 +235,28 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     return cudaSuccess;
 }
 
+int emu_word_shadow_map(emu_word_shadow *s, uintptr_t start, size_t bytes)
+{
+    if (!s->base) {
+        void *p = mmap(NULL, (size_t)((emu_arena_hi - emu_arena_lo) >> 2) * s->per_word, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return -1;
+        s->base = p;
+    }
+    /* start is page-aligned, so is its shadow (4096 / 4 * per_word bytes) */
+    return mprotect(emu_word_shadow_at(s, start), ((bytes + 3) >> 2) * s->per_word, PROT_READ | PROT_WRITE);
+}
+
+void emu_word_shadow_unmap(emu_word_shadow *s, uintptr_t start, size_t bytes)
+{
+    if (!s->base)
+        return;
+    size_t len = ((bytes + 3) >> 2) * s->per_word;
+    madvise(emu_word_shadow_at(s, start), len, MADV_DONTNEED); /* fresh pages read 0 */
+    mprotect(emu_word_shadow_at(s, start), len, PROT_NONE);
+}
+
 void emu_mem_reset(void)
 {
     while (alloc_count)

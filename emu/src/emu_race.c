@@ -62,7 +62,7 @@ static cell *shared_cells;
 static size_t shared_words;
 static uintptr_t shared_first_word;
 
-static cell *arena_cells;  /* one per word of the arena, mapped with its blocks */
+static emu_word_shadow arena_cells = {NULL, sizeof(cell)}; /* one per word of the arena */
 static cell *device_cells; /* one per word of the emu_device section (__device__ variables) */
 static size_t device_words;
 extern char __start_emu_device[], __stop_emu_device[];
@@ -144,8 +144,8 @@ static void forget_everything(void)
         memset(shared_cells, 0, shared_words * sizeof *shared_cells);
     if (device_cells)
         memset(device_cells, 0, device_words * sizeof *device_cells);
-    if (arena_cells) /* fresh pages read 0 */
-        madvise(arena_cells, ((arena_cells_hi - emu_arena_lo) >> 2) * sizeof(cell), MADV_DONTNEED);
+    if (arena_cells.base) /* fresh pages read 0 */
+        madvise(arena_cells.base, ((arena_cells_hi - emu_arena_lo) >> 2) * sizeof(cell), MADV_DONTNEED);
     memset(warp_synced, 0, sizeof warp_synced);
     serial = 0;
 }
@@ -163,19 +163,11 @@ void emu_race_warp_synced(unsigned int warp)
         warp_synced[warp] = ++serial;
 }
 
-static cell *arena_cell(uintptr_t a) { return arena_cells + ((a - emu_arena_lo) >> 2); }
+static cell *arena_cell(uintptr_t a) { return emu_word_shadow_at(&arena_cells, a); }
 
 void emu_race_map(uintptr_t start, size_t bytes)
 {
-    if (!arena_cells) {
-        void *p = mmap(NULL, (size_t)((emu_arena_hi - emu_arena_lo) >> 2) * sizeof(cell), PROT_NONE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED)
-            out_of_memory();
-        arena_cells = p;
-    }
-    /* start is page-aligned, so are its cells (4096 / 4 * 24 bytes) */
-    if (mprotect(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), PROT_READ | PROT_WRITE) != 0)
+    if (emu_word_shadow_map(&arena_cells, start, bytes) != 0)
         out_of_memory();
     if (start + bytes > arena_cells_hi)
         arena_cells_hi = start + bytes;
@@ -183,13 +175,7 @@ void emu_race_map(uintptr_t start, size_t bytes)
 
 /* A large block's cells go with it. Stale stamps make any cell empty for the next kernel, so a
  * freed block whose cells stay (cudaFree keeps a small one's pages) needs no clearing. */
-void emu_race_unmap(uintptr_t start, size_t bytes)
-{
-    if (!arena_cells)
-        return;
-    madvise(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), MADV_DONTNEED);
-    mprotect(arena_cell(start), ((bytes + 3) >> 2) * sizeof(cell), PROT_NONE);
-}
+void emu_race_unmap(uintptr_t start, size_t bytes) { emu_word_shadow_unmap(&arena_cells, start, bytes); }
 
 static cell *shared_cell(uintptr_t word)
 {

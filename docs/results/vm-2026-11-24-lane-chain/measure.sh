@@ -3,12 +3,14 @@
 # kernel of a lab on the emulator (built; its hooked and hook-free programs), the least of five
 # runs each, the two builds alternating. BEFORE and AFTER are build folders (make BUILD=...
 # BACKEND=emu build-solutions of each tree); CHECKER the checker (the same for both).
-# usage: measure.sh BEFORE AFTER CHECKER
+# usage: [LABS="00-thread-indexing ..."] measure.sh BEFORE AFTER CHECKER   (LABS: the labs measured;
+# by default those of the lane chain's run)
 set -u
 before=$1 after=$2 checker=$3
+labs=${LABS:-03-reduce-divergence 04-reduce-unrolling 05-reduce-warp-unrolling 07-reduce-float 08-reduce-bandwidth
+09-sgemm-register-tiling}
 printf '%-26s %12s %12s %8s\n' lab 'before CPU s' 'after CPU s' change
-for lab in 03-reduce-divergence 04-reduce-unrolling 05-reduce-warp-unrolling 07-reduce-float 08-reduce-bandwidth \
-    09-sgemm-register-tiling; do
+for lab in $labs; do
     best_b=999 best_a=999
     for r in 1 2 3 4 5; do
         for side in b a; do
