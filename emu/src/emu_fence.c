@@ -36,10 +36,7 @@ typedef struct {
 
 static uint32_t grid_serial; /* the running grid's */
 static uint32_t last_serial; /* the newest grid's: a child resumed from does not give its number again */
-static emu_word_shadow arena_words = {NULL, sizeof(word_state)}; /* one per word of the arena */
-static word_state *device_words; /* one per word of the emu_device section (__device__ variables) */
-static size_t device_word_count;
-extern char __start_emu_device[], __stop_emu_device[];
+static emu_word_shadow words = {.per_word = sizeof(word_state)}; /* one per word of global memory */
 
 /* The words the running block stored (settled when it ends); may repeat. */
 static word_state **stored;
@@ -63,33 +60,15 @@ static _Noreturn void out_of_memory(void)
     abort();
 }
 
-static word_state *arena_record(uintptr_t a) { return emu_word_shadow_at(&arena_words, a); }
-
 void emu_fence_map(uintptr_t start, size_t bytes)
 {
-    if (emu_word_shadow_map(&arena_words, start, bytes) != 0)
+    if (emu_word_shadow_map(&words, start, bytes) != 0)
         out_of_memory();
 }
 
-void emu_fence_unmap(uintptr_t start, size_t bytes) { emu_word_shadow_unmap(&arena_words, start, bytes); }
+void emu_fence_unmap(uintptr_t start, size_t bytes) { emu_word_shadow_unmap(&words, start, bytes); }
 
-static word_state *record_of(uintptr_t word)
-{
-    uintptr_t a = word << 2;
-    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
-        return arena_record(a);
-    uintptr_t lo = (uintptr_t)__start_emu_device;
-    if (a - lo >= (uintptr_t)(__stop_emu_device - __start_emu_device))
-        return NULL; /* const __device__ data: never stored */
-    if (!device_words) {
-        device_word_count = ((uintptr_t)(__stop_emu_device - __start_emu_device) >> 2) + 1;
-        device_words = calloc(device_word_count, sizeof *device_words);
-        if (!device_words)
-            out_of_memory();
-    }
-    size_t i = (size_t)((a - lo) >> 2);
-    return i < device_word_count ? &device_words[i] : NULL;
-}
+static word_state *record_of(uintptr_t word) { return emu_word_shadow_of(&words, word << 2); }
 
 static uint64_t block_key(void)
 {

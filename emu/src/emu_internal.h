@@ -43,19 +43,32 @@ const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes);
 /* The live allocation nearest to addr (for messages); NULL if there is none. */
 const emu_alloc *emu_alloc_nearest(uintptr_t addr);
 void emu_mem_init(void);
-/* A shadow of per_word bytes for each 4-byte word of the arena (the fence check's words, the race
- * check's cells): address space reserved at the first block, pages given with each cudaMalloc
- * block and taken back with it. emu_word_shadow_map: 0, or -1 when out of memory. */
+/* A shadow of per_word bytes for each 4-byte word of global memory (the fence check's words, the
+ * race check's cells), zero bytes while a word has none: for the arena, address space reserved
+ * at the first block, pages given with each cudaMalloc block (emu_word_shadow_map: 0, or -1 when
+ * out of memory) and taken back with it; for the __device__ variables, an array made at their
+ * first access. */
 typedef struct {
-    char *base;
     size_t per_word;
+    char *base;   /* the arena's */
+    uintptr_t hi; /* the end of the arena that has had pages (cudaFree lets a small block keep them) */
+    char *device; /* the writable __device__ variables' (the section emu_device) */
 } emu_word_shadow;
 static inline void *emu_word_shadow_at(const emu_word_shadow *s, uintptr_t a)
 {
     return s->base + ((a - emu_arena_lo) >> 2) * s->per_word;
 }
+void *emu_word_shadow_device(emu_word_shadow *s, uintptr_t a);
+/* The shadow of the word at a; NULL where there is none (const __device__ data, never stored). */
+static inline void *emu_word_shadow_of(emu_word_shadow *s, uintptr_t a)
+{
+    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
+        return emu_word_shadow_at(s, a);
+    return emu_word_shadow_device(s, a);
+}
 int emu_word_shadow_map(emu_word_shadow *s, uintptr_t start, size_t bytes);
 void emu_word_shadow_unmap(emu_word_shadow *s, uintptr_t start, size_t bytes);
+void emu_word_shadow_clear(emu_word_shadow *s); /* every word's shadow zero again */
 /* Device memory closed to host code (emu_harness_init): open while a grid runs or the
  * runtime's own calls copy (nested), closed again after. No effect before emu_mem_guard(). */
 void emu_mem_guard(void);

@@ -244,6 +244,8 @@ int emu_word_shadow_map(emu_word_shadow *s, uintptr_t start, size_t bytes)
             return -1;
         s->base = p;
     }
+    if (start + bytes > s->hi)
+        s->hi = start + bytes;
     /* start is page-aligned, so is its shadow (4096 / 4 * per_word bytes) */
     return mprotect(emu_word_shadow_at(s, start), ((bytes + 3) >> 2) * s->per_word, PROT_READ | PROT_WRITE);
 }
@@ -255,6 +257,28 @@ void emu_word_shadow_unmap(emu_word_shadow *s, uintptr_t start, size_t bytes)
     size_t len = ((bytes + 3) >> 2) * s->per_word;
     madvise(emu_word_shadow_at(s, start), len, MADV_DONTNEED); /* fresh pages read 0 */
     mprotect(emu_word_shadow_at(s, start), len, PROT_NONE);
+}
+
+static size_t device_words(void) { return ((uintptr_t)(__stop_emu_device - __start_emu_device) >> 2) + 1; }
+
+void *emu_word_shadow_device(emu_word_shadow *s, uintptr_t a)
+{
+    uintptr_t lo = (uintptr_t)__start_emu_device;
+    if (a - lo >= (uintptr_t)(__stop_emu_device - __start_emu_device))
+        return NULL; /* const __device__ data: only read */
+    if (!s->device && !(s->device = calloc(device_words(), s->per_word))) {
+        fprintf(stderr, "emu: out of memory for the shadow of the __device__ variables\n");
+        abort();
+    }
+    return s->device + ((a - lo) >> 2) * s->per_word;
+}
+
+void emu_word_shadow_clear(emu_word_shadow *s)
+{
+    if (s->base) /* fresh pages read 0 */
+        madvise(s->base, ((s->hi - emu_arena_lo) >> 2) * s->per_word, MADV_DONTNEED);
+    if (s->device)
+        memset(s->device, 0, device_words() * s->per_word);
 }
 
 void emu_mem_reset(void)
@@ -288,13 +312,11 @@ cudaError_t cudaFree(void *ptr)
             } else {
                 madvise(ptr, len, MADV_DONTNEED);
                 madvise(shadow, len, MADV_DONTNEED);
-            }
-            mprotect(ptr, len, PROT_NONE);
-            mprotect(shadow, len, PROT_NONE);
-            if (len > KEEP_PAGES_MAX) {
                 emu_fence_unmap(allocs[i].start, len);
                 emu_race_unmap(allocs[i].start, len);
             }
+            mprotect(ptr, len, PROT_NONE);
+            mprotect(shadow, len, PROT_NONE);
             bytes_in_use -= allocs[i].span;
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;

@@ -62,10 +62,7 @@ static cell *shared_cells;
 static size_t shared_words;
 static uintptr_t shared_first_word;
 
-static emu_word_shadow arena_cells = {NULL, sizeof(cell)}; /* one per word of the arena */
-static cell *device_cells; /* one per word of the emu_device section (__device__ variables) */
-static size_t device_words;
-extern char __start_emu_device[], __stop_emu_device[];
+static emu_word_shadow global_cells = {.per_word = sizeof(cell)}; /* one per word of global memory */
 
 static _Noreturn void out_of_memory(void)
 {
@@ -136,16 +133,11 @@ static uintptr_t site_of(const record *r) { return r->site < site_count ? sites[
 
 /* ---- the cells ---- */
 
-static uintptr_t arena_cells_hi; /* the end of the arena that has had cells: freed small blocks keep theirs */
-
 static void forget_everything(void)
 {
     if (shared_cells)
         memset(shared_cells, 0, shared_words * sizeof *shared_cells);
-    if (device_cells)
-        memset(device_cells, 0, device_words * sizeof *device_cells);
-    if (arena_cells.base) /* fresh pages read 0 */
-        madvise(arena_cells.base, ((arena_cells_hi - emu_arena_lo) >> 2) * sizeof(cell), MADV_DONTNEED);
+    emu_word_shadow_clear(&global_cells);
     memset(warp_synced, 0, sizeof warp_synced);
     serial = 0;
 }
@@ -163,19 +155,15 @@ void emu_race_warp_synced(unsigned int warp)
         warp_synced[warp] = ++serial;
 }
 
-static cell *arena_cell(uintptr_t a) { return emu_word_shadow_at(&arena_cells, a); }
-
 void emu_race_map(uintptr_t start, size_t bytes)
 {
-    if (emu_word_shadow_map(&arena_cells, start, bytes) != 0)
+    if (emu_word_shadow_map(&global_cells, start, bytes) != 0)
         out_of_memory();
-    if (start + bytes > arena_cells_hi)
-        arena_cells_hi = start + bytes;
 }
 
 /* A large block's cells go with it. Stale stamps make any cell empty for the next kernel, so a
  * freed block whose cells stay (cudaFree keeps a small one's pages) needs no clearing. */
-void emu_race_unmap(uintptr_t start, size_t bytes) { emu_word_shadow_unmap(&arena_cells, start, bytes); }
+void emu_race_unmap(uintptr_t start, size_t bytes) { emu_word_shadow_unmap(&global_cells, start, bytes); }
 
 static cell *shared_cell(uintptr_t word)
 {
@@ -188,24 +176,6 @@ static cell *shared_cell(uintptr_t word)
     }
     uintptr_t i = word - shared_first_word;
     return i < shared_words ? &shared_cells[i] : NULL;
-}
-
-static cell *global_cell(uintptr_t word)
-{
-    uintptr_t a = word << 2;
-    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
-        return arena_cell(a);
-    uintptr_t lo = (uintptr_t)__start_emu_device;
-    if (a - lo >= (uintptr_t)(__stop_emu_device - __start_emu_device))
-        return NULL; /* const __device__ data: only read */
-    if (!device_cells) {
-        device_words = ((uintptr_t)(__stop_emu_device - __start_emu_device) >> 2) + 1;
-        device_cells = calloc(device_words, sizeof *device_cells);
-        if (!device_cells)
-            out_of_memory();
-    }
-    size_t i = (size_t)((a - lo) >> 2);
-    return i < device_words ? &device_cells[i] : NULL;
 }
 
 static inline int current(const record *r) { return r->stamp >= interval_start; }
@@ -319,7 +289,7 @@ int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uint
         unsigned int lo = word == first ? (unsigned int)(addr & 3) : 0;
         unsigned int hi = word == last ? (unsigned int)((addr + (size ? size : 1) - 1) & 3) : 3;
         unsigned int mask = ((2u << hi) - 1) & ~((1u << lo) - 1);
-        cell *c = space == SP_SHARED ? shared_cell(word) : global_cell(word);
+        cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);
         if (!c)
             continue;
         if (!found)
