@@ -241,22 +241,24 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
      * is an atomic (its result depends on the other lanes' order), its log is full, or the
      * modes need lock step: then it stops before the access, which is done when it goes on. */
     emu_capture_store(l);
-    emu_logged *e = &l->log[l->log_n++];
-    e->site = site;
+    unsigned int at = l->log_n++;
+    emu_logged *e = &l->log[at];
+    e->site = (uint32_t)(site - emu_site_base);
     e->addr = a;
-    e->size = size;
+    e->size = (unsigned char)size;
     e->kind = (unsigned char)kind;
     e->space = (unsigned char)space;
     if (space == SP_GLOBAL && kind != K_LOAD)
-        e->write_no = ++l->gwrites; /* in program order, as __threadfence() sees it */
+        l->log_store[at].write_no = ++l->gwrites; /* in program order, as __threadfence() sees it */
     if (kind == K_ATOMIC || !emu_run_ahead || l->log_n == EMU_LOG_MAX) {
         l->state = L_ACCESS;
         emu_yield();
         return;
     }
     if (kind == K_STORE) {
-        memcpy(e->old, (const void *)a, size);
-        l->capture_to = e->now;
+        emu_logged_store *st = &l->log_store[at];
+        memcpy(st->old, (const void *)a, size);
+        l->capture_to = st->now;
         l->capture_addr = a;
         l->capture_size = size;
     }

@@ -36,6 +36,11 @@ typedef struct {
 
 static uint32_t grid_serial; /* the running grid's */
 static uint32_t last_serial; /* the newest grid's: a child resumed from does not give its number again */
+/* The newest grid that marked a word UNFENCED. Only such words make a load an error, and a
+ * correct kernel has none: while no grid since the running one began has marked any (serials
+ * only grow, so a parent resumed after its child still sees the child's marks), its loads
+ * need no look at the shadow. */
+static uint32_t unfenced_serial;
 static emu_word_shadow words = {.per_word = sizeof(word_state)}; /* one per word of global memory */
 
 /* The words the running block stored (settled when it ends); may repeat. */
@@ -80,6 +85,8 @@ void emu_fence_thread(emu_lane *l) { l->fenced_at = l->gwrites; }
 
 int emu_fence_access(emu_lane *l)
 {
+    if (l->kind == K_LOAD && unfenced_serial < grid_serial)
+        return 0; /* no word of this grid is unfenced */
     uintptr_t first = l->addr >> 2, last = (l->addr + l->size - 1) >> 2;
     uint64_t block = block_key();
     if (l->kind != K_LOAD) {
@@ -122,6 +129,8 @@ void emu_fence_block_done(void)
             continue; /* settled already (a word stored twice), or overwritten by a child grid */
         const emu_lane *t = &emu_lanes[s->writer & 1023];
         s->writes = t->fenced_at < s->writes && s->writes < t->gwrites ? UNFENCED : SETTLED;
+        if (s->writes == UNFENCED)
+            unfenced_serial = last_serial;
     }
     stored_n = 0;
 }

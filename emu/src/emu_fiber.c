@@ -84,6 +84,7 @@ static char *stacks;
 /* One log per lane of a warp, not per thread: a warp runs until its lanes' logs are drained
  * (emu_run.c), so the next warp reuses them while they are still in the cache. */
 static emu_logged lane_logs[32][EMU_LOG_MAX];
+static emu_logged_store lane_log_stores[32][EMU_LOG_MAX];
 
 /* ---- fibers ---- */
 
@@ -202,6 +203,7 @@ void emu_fiber_init(void)
         char *base = stacks + per * (size_t)i;
         mprotect(base, page, PROT_NONE); /* guard page: an overflow faults */
         emu_lanes[i].log = lane_logs[i % 32];
+        emu_lanes[i].log_store = lane_log_stores[i % 32];
         emu_lanes[i].stack_lo = base + page;
         /* Stacks a whole number of pages apart would put every lane's top frames in the same
          * cache sets, and a warp round touches 32 of them: start each 64 bytes further down

@@ -159,15 +159,22 @@ enum { W_SYNCWARP = 100 }; /* warp-op code beside the EMU_SHFL_* / EMU_VOTE_* co
 #define MAX_THREADS 1024
 
 /* An access a lane made (or is about to make: the last one of a lane in L_ACCESS) that the
- * scheduler has not yet grouped into a warp-level instruction (emu_run.c). */
+ * scheduler has not yet grouped into a warp-level instruction (emu_run.c). 16 bytes, so that
+ * a warp's logs stay in the first-level cache between the lanes' writes and the scheduler's
+ * reads; what only stores need is beside it, in emu_logged_store. */
 typedef struct {
-    uintptr_t site, addr;
-    unsigned int size;
-    unsigned char kind, space;
+    uintptr_t addr;
+    uint32_t site; /* the code address, less emu_site_base */
+    unsigned char size, kind, space;
+} emu_logged;
+typedef struct {
     uint32_t write_no; /* a global store or atomic: the lane's how-manieth global write (emu_fence.c) */
     unsigned char old[16], now[16]; /* a store's bytes before it and after it (emu_race.c's store after store) */
-} emu_logged;
+} emu_logged_store;
 #define EMU_LOG_MAX 32 /* accesses a lane makes at most before it waits for its warp */
+/* Code addresses in a log are offsets from the program's first byte (it is far smaller than 4 GiB). */
+extern char __executable_start[];
+#define emu_site_base ((uintptr_t)__executable_start)
 
 typedef struct __attribute__((aligned(64))) emu_lane {
     /* what the scheduler reads of every lane at every round and barrier: one cache line */
@@ -177,6 +184,7 @@ typedef struct __attribute__((aligned(64))) emu_lane {
     unsigned int log_head, log_n;
     int waw_pending; /* the store in waw below waits to be checked */
     emu_logged *log;
+    emu_logged_store *log_store; /* beside each log entry */
     /* the bytes of the lane's last store, copied once it is done (at its next access or stop) */
     unsigned char *capture_to;
     uintptr_t site;
@@ -209,6 +217,10 @@ typedef struct __attribute__((aligned(64))) emu_lane {
     uintptr_t capture_addr;
     unsigned int capture_size;
 } emu_lane;
+
+/* The lanes g[from..k) of one warp-level instruction, in lane order, up to and including the
+ * first that conflicts (emu_race_access): its index, with *hit; k when none does. */
+int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit);
 
 /* ---- publication between blocks (emu_fence.c) ----
  * A load of a global word another block of the grid stored, whose writer signalled (wrote or

@@ -201,7 +201,7 @@ static void hit_from(emu_race_hit *hit, const record *r, int kind, int intra, ui
  * of the same word do not conflict: that is the CUDA Programming Guide's CAS loop (read the
  * word, then atomicCAS it with what was read as the expected value), whose CAS checks the value
  * the load saw. A plain load against any other atomic, or a plain store, still races. */
-static int check(const cell *c, int kind, int cas, unsigned int thread, unsigned int mask, uintptr_t word,
+static inline __attribute__((always_inline)) int check(const cell *c, int kind, int cas, unsigned int thread, unsigned int mask, uintptr_t word,
                  emu_race_hit *hit)
 {
     unsigned int warp = warp_of(thread);
@@ -258,7 +258,7 @@ static void merge_reader(record *r, uint16_t site, unsigned int thread, unsigned
         r->meta |= (uint16_t)(mask << 10);
 }
 
-static void remember(cell *c, int kind, int cas, uint16_t site, unsigned int thread, unsigned int mask)
+static inline __attribute__((always_inline)) void remember(cell *c, int kind, int cas, uint16_t site, unsigned int thread, unsigned int mask)
 {
     if (kind != K_LOAD) {
         note(&c->w, site, thread, mask, cas ? 2 : kind == K_ATOMIC);
@@ -298,3 +298,38 @@ int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uint
     }
     return found;
 }
+
+/* The lanes g[from..k) of one warp-level instruction (one warp, one site), in lane order, up
+ * to and including the first that conflicts: its index (and *hit), or k when none does. The
+ * common instruction, a plain load or store of one aligned 4-byte word per lane, is checked
+ * here in one loop (the same check and record as emu_race_access, without working out the
+ * site, the words and the byte masks lane by lane); any other goes lane by lane. */
+int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit)
+{
+    const emu_lane *first = g[from];
+    int space = first->space, kind = first->kind, uniform = kind != K_ATOMIC;
+    for (int i = from; i < k && uniform; i++)
+        uniform = g[i]->space == space && g[i]->kind == kind && g[i]->size == 4 && (g[i]->addr & 3) == 0;
+    if (!uniform) {
+        for (int i = from; i < k; i++) {
+            const emu_lane *l = g[i];
+            if (emu_race_access(l->space, l->addr, l->size, l->kind, l->site, l->lin, hit))
+                return i;
+        }
+        return k;
+    }
+    uint16_t index = site_index(first->site);
+    for (int i = from; i < k; i++) {
+        const emu_lane *l = g[i];
+        uintptr_t word = l->addr >> 2;
+        cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, l->addr);
+        if (!c)
+            continue;
+        int found = check(c, kind, 0, l->lin, 15u, word, hit);
+        remember(c, kind, 0, index, l->lin, 15u);
+        if (found)
+            return i;
+    }
+    return k;
+}
+

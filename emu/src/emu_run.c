@@ -113,16 +113,21 @@ static int access_round(emu_lane **g, int k)
     if (__builtin_expect(emu_early_recording | emu_early_checking, 0) && check_early(g, k) != 0)
         return -1;
     if (emu_race_mode != RACES_OFF) {
+        int fenced = 0; /* the lanes g[0..fenced) whose publication (fence) check is done */
         for (int i = 0; i < k; i++) {
-            emu_lane *l = g[i];
             emu_race_hit hit;
-            if (l->space == SP_GLOBAL && emu_fence_access(l) != 0)
-                return -1;
-            if (!emu_race_access(l->space, l->addr, l->size, l->kind, l->site, l->lin, &hit))
-                continue;
+            int j = emu_race_round(g, i, k, &hit); /* lanes i..j-1 are clear, j conflicts */
+            /* a lane's fence check comes before its race check, as one lane at a time */
+            for (int upto = j < k ? j + 1 : k; fenced < upto; fenced++)
+                if (g[fenced]->space == SP_GLOBAL && emu_fence_access(g[fenced]) != 0)
+                    return -1;
+            if (j == k)
+                break;
+            i = j;
+            emu_lane *l = g[j];
             if (!hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE && l->size <= sizeof l->waw.old) {
                 /* store after store: a race only if it changed the value (same value: no harm) */
-                const emu_logged *e = &l->log[l->log_head];
+                const emu_logged_store *e = &l->log_store[l->log_head];
                 if (l->state != L_ACCESS || l->log_head + 1 < l->log_n) { /* done already */
                     if (memcmp(e->old, e->now, l->size) == 0)
                         continue;
@@ -210,7 +215,7 @@ static int run_warp(unsigned int w)
         for (int i = 0; i < n; i++) {
             if (L[i].log_head < L[i].log_n) {
                 accessing |= 1u << i;
-                head[i] = L[i].log[L[i].log_head].site;
+                head[i] = L[i].log[L[i].log_head].site + emu_site_base;
             } else {
                 head[i] = L[i].state == L_WSYNC ? L[i].site : UINTPTR_MAX;
             }
@@ -249,12 +254,13 @@ static int run_warp(unsigned int w)
             emu_lane *l = g[i];
             const emu_logged *e = &l->log[l->log_head];
             stop_site[i] = l->site;
-            l->site = e->site;
+            l->site = e->site + emu_site_base;
             l->addr = e->addr;
             l->size = e->size;
             l->kind = e->kind;
             l->space = e->space;
-            l->write_no = e->write_no;
+            if (e->space == SP_GLOBAL && e->kind != K_LOAD)
+                l->write_no = l->log_store[l->log_head].write_no;
         }
         if (access_round(g, k) != 0)
             return -1;
