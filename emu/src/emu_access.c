@@ -22,7 +22,8 @@ size_t emu_dyn_shared_bytes;
 
 /* ---- shared memory: fresh for every block, and which bytes the block wrote ---- */
 
-static unsigned char *shared_shadow; /* one byte per byte of the emu_shared section */
+unsigned char *emu_shared_shadow; /* one byte per byte of the emu_shared section */
+#define shared_shadow emu_shared_shadow
 
 void emu_shared_fresh(void)
 {
@@ -44,14 +45,6 @@ void emu_shared_fresh(void)
     memset(shared_shadow + dyn_at, 0, emu_dyn_shared_bytes);
 }
 
-unsigned char *emu_shadow_of(int space, uintptr_t a)
-{
-    if (space == SP_SHARED)
-        return shared_shadow + (a - (uintptr_t)__start_emu_shared);
-    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
-        return emu_global_shadow + (a - emu_arena_lo);
-    return NULL; /* a __device__ variable: initialized in the program image */
-}
 
 #define UNINIT_MAX 64
 static struct {

@@ -83,6 +83,8 @@ static uint64_t block_key(void)
 
 void emu_fence_thread(emu_lane *l) { l->fenced_at = l->gwrites; }
 
+int emu_fence_loads_matter(void) { return unfenced_serial >= grid_serial; }
+
 int emu_fence_access(emu_lane *l)
 {
     if (l->kind == K_LOAD && unfenced_serial < grid_serial)

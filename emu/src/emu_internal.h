@@ -230,6 +230,7 @@ uint32_t emu_fence_serial(void);          /* the running grid's, to resume after
 void emu_fence_resume(uint32_t serial);
 void emu_fence_thread(emu_lane *l);       /* lane l ran __threadfence() */
 int emu_fence_access(emu_lane *l);        /* a global access of lane l; -1 when reported as an error */
+int emu_fence_loads_matter(void);         /* 0: no global load can be an error now (no word is unfenced) */
 void emu_fence_block_done(void);          /* the running block ended: settle the words it stored */
 void emu_fence_map(uintptr_t start, size_t bytes);   /* cudaMalloc: shadow for a new block */
 void emu_fence_unmap(uintptr_t start, size_t bytes); /* cudaFree: its shadow goes */
@@ -332,7 +333,17 @@ extern size_t emu_dyn_shared_bytes; /* of the running grid */
 void emu_shared_fresh(void);
 /* The shadow bytes (1: written) of an access of the running block, NULL where
  * nothing is tracked (__device__ variables). */
-unsigned char *emu_shadow_of(int space, uintptr_t addr);
+/* The initialization shadow byte of a shared or global address; NULL for a __device__
+ * variable (initialized in the program image). */
+extern unsigned char *emu_shared_shadow; /* one byte per byte of the emu_shared section */
+static inline unsigned char *emu_shadow_of(int space, uintptr_t a)
+{
+    if (space == SP_SHARED)
+        return emu_shared_shadow + (a - (uintptr_t)__start_emu_shared);
+    if (a - emu_arena_lo < emu_arena_hi - emu_arena_lo)
+        return emu_global_shadow + (a - emu_arena_lo);
+    return NULL;
+}
 /* Uninitialized reads are decided at the end of their barrier interval (a
  * write by another warp in the same interval makes the read a race instead,
  * reported as such; a later write by the reader's own warp does not): emu_uninit_note() remembers one, emu_uninit_check()

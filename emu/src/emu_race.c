@@ -301,15 +301,18 @@ int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uint
 
 /* The lanes g[from..k) of one warp-level instruction (one warp, one site), in lane order, up
  * to and including the first that conflicts: its index (and *hit), or k when none does. The
- * common instruction, a plain load or store of one aligned 4-byte word per lane, is checked
- * here in one loop (the same check and record as emu_race_access, without working out the
- * site, the words and the byte masks lane by lane); any other goes lane by lane. */
+ * common instruction, a plain load or store of whole aligned 4-byte words (an int, a float2, a
+ * float4) by every lane, is checked here in one loop (the same check and record as
+ * emu_race_access, without working out the site's index, the words and the byte masks lane by
+ * lane); any other goes lane by lane. */
 int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit)
 {
     const emu_lane *first = g[from];
-    int space = first->space, kind = first->kind, uniform = kind != K_ATOMIC;
+    int space = first->space, kind = first->kind;
+    unsigned int size = first->size;
+    int uniform = kind != K_ATOMIC && (size == 4 || size == 8 || size == 16);
     for (int i = from; i < k && uniform; i++)
-        uniform = g[i]->space == space && g[i]->kind == kind && g[i]->size == 4 && (g[i]->addr & 3) == 0;
+        uniform = g[i]->space == space && g[i]->kind == kind && g[i]->size == size && (g[i]->addr & 3) == 0;
     if (!uniform) {
         for (int i = from; i < k; i++) {
             const emu_lane *l = g[i];
@@ -321,15 +324,17 @@ int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit)
     uint16_t index = site_index(first->site);
     for (int i = from; i < k; i++) {
         const emu_lane *l = g[i];
-        uintptr_t word = l->addr >> 2;
-        cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, l->addr);
-        if (!c)
-            continue;
-        int found = check(c, kind, 0, l->lin, 15u, word, hit);
-        remember(c, kind, 0, index, l->lin, 15u);
+        int found = 0;
+        for (uintptr_t word = l->addr >> 2, end = word + (size >> 2); word < end; word++) {
+            cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);
+            if (!c)
+                continue;
+            if (!found)
+                found = check(c, kind, 0, l->lin, 15u, word, hit);
+            remember(c, kind, 0, index, l->lin, 15u);
+        }
         if (found)
             return i;
     }
     return k;
 }
-

@@ -114,12 +114,14 @@ static int access_round(emu_lane **g, int k)
         return -1;
     if (emu_race_mode != RACES_OFF) {
         int fenced = 0; /* the lanes g[0..fenced) whose publication (fence) check is done */
+        int loads_matter = emu_fence_loads_matter();
         for (int i = 0; i < k; i++) {
             emu_race_hit hit;
             int j = emu_race_round(g, i, k, &hit); /* lanes i..j-1 are clear, j conflicts */
             /* a lane's fence check comes before its race check, as one lane at a time */
             for (int upto = j < k ? j + 1 : k; fenced < upto; fenced++)
-                if (g[fenced]->space == SP_GLOBAL && emu_fence_access(g[fenced]) != 0)
+                if (g[fenced]->space == SP_GLOBAL && (g[fenced]->kind != K_LOAD || loads_matter) &&
+                    emu_fence_access(g[fenced]) != 0)
                     return -1;
             if (j == k)
                 break;
@@ -206,10 +208,7 @@ static int run_warp(unsigned int w)
         }
         if (!busy && !faulted) /* (after a fault the loop above stops early: busy is not known) */
             return 0; /* every lane waits at a barrier or has returned (the hook-free build, mostly) */
-        /* The next instruction: the lowest code address (min-PC) of the lanes' next accesses and
-         * warp operations. A warp operation waits, though, while lanes of its mask still have
-         * accesses to make (e.g. in a branch laid out after it); if every candidate waits, the
-         * lowest one goes (divergent code: do_warp_op warns). */
+        /* Each lane's next stop: its next logged access, a warp operation it waits at, or none. */
         unsigned int accessing = 0;
         uintptr_t head[32];
         for (int i = 0; i < n; i++) {
@@ -220,62 +219,84 @@ static int run_warp(unsigned int w)
                 head[i] = L[i].state == L_WSYNC ? L[i].site : UINTPTR_MAX;
             }
         }
-        uintptr_t min = UINTPTR_MAX, min_any = UINTPTR_MAX;
-        for (int i = 0; i < n; i++) {
-            uintptr_t site = head[i];
-            if (site < min_any)
-                min_any = site;
-            if (site < min && ((accessing >> i & 1) || !(L[i].mask & accessing)))
-                min = site;
-        }
-        if (min_any == UINTPTR_MAX)
-            return 0;
-        if (min == UINTPTR_MAX)
-            min = min_any;
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (head[i] == min)
-                g[k++] = &L[i];
-        if (!(accessing >> (g[0] - L) & 1)) {
-            if (emu_warp_round(g, k) != 0)
+        /* Rounds until a lane can go on again (its last logged access done), a warp operation
+         * runs, or a fault is pending: only then is the run list above needed again. */
+        for (;;) {
+            /* The next instruction: the lowest code address (min-PC) of the lanes' next accesses
+             * and warp operations. A warp operation waits, though, while lanes of its mask still
+             * have accesses to make (e.g. in a branch laid out after it); if every candidate
+             * waits, the lowest one goes (divergent code: do_warp_op warns). */
+            uintptr_t min = UINTPTR_MAX, min_any = UINTPTR_MAX;
+            for (int i = 0; i < n; i++) {
+                uintptr_t site = head[i];
+                if (site < min_any)
+                    min_any = site;
+                if (site < min && ((accessing >> i & 1) || !(L[i].mask & accessing)))
+                    min = site;
+            }
+            if (min_any == UINTPTR_MAX)
+                return 0;
+            if (min == UINTPTR_MAX)
+                min = min_any;
+            int k = 0;
+            for (int i = 0; i < n; i++)
+                if (head[i] == min)
+                    g[k++] = &L[i];
+            if (!(accessing >> (g[0] - L) & 1)) {
+                if (emu_warp_round(g, k) != 0)
+                    return -1;
+                emu_steps += (unsigned long long)k; /* warp operations count as steps too */
+                if (emu_check_budget() != 0) { /* a loop of warp operations alone */
+                    emu_fault_lane = g[0];
+                    emu_fault.site = min;
+                    return -1;
+                }
+                break;
+            }
+            /* each lane's next access into its fields, for the counters, checks and messages (a
+             * lane that waits at a barrier or warp operation keeps that one's site) */
+            uintptr_t stop_site[32];
+            for (int i = 0; i < k; i++) {
+                emu_lane *l = g[i];
+                const emu_logged *e = &l->log[l->log_head];
+                stop_site[i] = l->site;
+                l->site = min;
+                l->addr = e->addr;
+                l->size = e->size;
+                l->kind = e->kind;
+                l->space = e->space;
+                if (e->space == SP_GLOBAL && e->kind != K_LOAD)
+                    l->write_no = l->log_store[l->log_head].write_no;
+            }
+            if (access_round(g, k) != 0)
                 return -1;
-            emu_steps += (unsigned long long)k; /* warp operations count as steps too */
-            if (emu_check_budget() != 0) { /* a loop of warp operations alone */
+            int ready = 0;
+            for (int i = 0; i < k; i++) {
+                emu_lane *l = g[i];
+                unsigned int at = (unsigned int)(l - L);
+                if (++l->log_head < l->log_n) {
+                    l->site = stop_site[i];
+                    head[at] = l->log[l->log_head].site + emu_site_base;
+                    continue;
+                }
+                accessing &= ~(1u << at);
+                if (l->state != L_ACCESS) {
+                    l->site = stop_site[i];
+                    head[at] = l->state == L_WSYNC ? l->site : UINTPTR_MAX;
+                } else {
+                    l->state = L_READY; /* its access is done when it goes on */
+                    head[at] = UINTPTR_MAX;
+                    ready = 1;
+                }
+            }
+            emu_steps += (unsigned long long)k;
+            if (emu_check_budget() != 0) {
                 emu_fault_lane = g[0];
                 emu_fault.site = min;
                 return -1;
             }
-            continue;
-        }
-        /* each lane's next access into its fields, for the counters, checks and messages (a
-         * lane that waits at a barrier or warp operation keeps that one's site) */
-        uintptr_t stop_site[32];
-        for (int i = 0; i < k; i++) {
-            emu_lane *l = g[i];
-            const emu_logged *e = &l->log[l->log_head];
-            stop_site[i] = l->site;
-            l->site = e->site + emu_site_base;
-            l->addr = e->addr;
-            l->size = e->size;
-            l->kind = e->kind;
-            l->space = e->space;
-            if (e->space == SP_GLOBAL && e->kind != K_LOAD)
-                l->write_no = l->log_store[l->log_head].write_no;
-        }
-        if (access_round(g, k) != 0)
-            return -1;
-        for (int i = 0; i < k; i++) {
-            emu_lane *l = g[i];
-            if (++l->log_head < l->log_n || l->state != L_ACCESS)
-                l->site = stop_site[i];
-            else
-                l->state = L_READY; /* its access is done when it goes on */
-        }
-        emu_steps += (unsigned long long)k;
-        if (emu_check_budget() != 0) {
-            emu_fault_lane = g[0];
-            emu_fault.site = min;
-            return -1;
+            if (ready || faulted)
+                break;
         }
     }
 }
