@@ -23,28 +23,26 @@ size_t emu_dyn_shared_bytes;
 /* ---- shared memory: fresh for every block, and which bytes the block wrote ---- */
 
 unsigned char *emu_shared_shadow; /* one byte per byte of the emu_shared section */
-#define shared_shadow emu_shared_shadow
 
 void emu_shared_fresh(void)
 {
     char *lo = __start_emu_shared, *hi = __stop_emu_shared, *dyn = emu_dynamic_shared;
     size_t total = (size_t)(hi - lo), dyn_at = (size_t)(dyn - lo);
-    if (!shared_shadow) {
-        shared_shadow = calloc(total, 1);
-        if (!shared_shadow) {
+    if (!emu_shared_shadow) {
+        emu_shared_shadow = calloc(total, 1);
+        if (!emu_shared_shadow) {
             fprintf(stderr, "emu: out of memory for the shared-memory shadow\n");
             abort();
         }
     }
     /* the static __shared__ variables around the dynamic buffer, and the part of it the launch asked for */
     memset(lo, 0xFF, dyn_at);
-    memset(shared_shadow, 0, dyn_at);
+    memset(emu_shared_shadow, 0, dyn_at);
     memset(dyn + DYN_SHARED_MAX, 0xFF, total - dyn_at - DYN_SHARED_MAX);
-    memset(shared_shadow + dyn_at + DYN_SHARED_MAX, 0, total - dyn_at - DYN_SHARED_MAX);
+    memset(emu_shared_shadow + dyn_at + DYN_SHARED_MAX, 0, total - dyn_at - DYN_SHARED_MAX);
     memset(dyn, 0xFF, emu_dyn_shared_bytes);
-    memset(shared_shadow + dyn_at, 0, emu_dyn_shared_bytes);
+    memset(emu_shared_shadow + dyn_at, 0, emu_dyn_shared_bytes);
 }
-
 
 #define UNINIT_MAX 64
 static struct {

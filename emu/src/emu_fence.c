@@ -87,7 +87,7 @@ int emu_fence_loads_matter(void) { return unfenced_serial >= grid_serial; }
 
 int emu_fence_access(emu_lane *l)
 {
-    if (l->kind == K_LOAD && unfenced_serial < grid_serial)
+    if (l->kind == K_LOAD && !emu_fence_loads_matter())
         return 0; /* no word of this grid is unfenced */
     uintptr_t first = l->addr >> 2, last = (l->addr + l->size - 1) >> 2;
     uint64_t block = block_key();

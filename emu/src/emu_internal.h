@@ -331,10 +331,8 @@ extern emu_counters emu_counts;
 extern size_t emu_dyn_shared_bytes; /* of the running grid */
 /* Fresh shared memory for a block: the poison pattern 0xFF, and nothing written yet. */
 void emu_shared_fresh(void);
-/* The shadow bytes (1: written) of an access of the running block, NULL where
- * nothing is tracked (__device__ variables). */
-/* The initialization shadow byte of a shared or global address; NULL for a __device__
- * variable (initialized in the program image). */
+/* The initialization shadow bytes (1: written, 2: loaded) of a shared or global address of the
+ * running block; NULL for a __device__ variable (initialized in the program image). */
 extern unsigned char *emu_shared_shadow; /* one byte per byte of the emu_shared section */
 static inline unsigned char *emu_shadow_of(int space, uintptr_t a)
 {

@@ -151,6 +151,15 @@ static int access_round(emu_lane **g, int k)
     return 0;
 }
 
+/* A lane's next stop, for the min-PC rule: the site of its next logged access, of the warp
+ * operation it waits at, or none (UINTPTR_MAX). */
+static inline uintptr_t next_stop(const emu_lane *l)
+{
+    if (l->log_head < l->log_n)
+        return l->log[l->log_head].site + emu_site_base;
+    return l->state == L_WSYNC ? l->site : UINTPTR_MAX;
+}
+
 /* Runs warp w until every lane waits at a block barrier or has returned.
  *
  * A lane runs on past its loads and stores, logging them, until it must wait: at a barrier,
@@ -208,16 +217,11 @@ static int run_warp(unsigned int w)
         }
         if (!busy && !faulted) /* (after a fault the loop above stops early: busy is not known) */
             return 0; /* every lane waits at a barrier or has returned (the hook-free build, mostly) */
-        /* Each lane's next stop: its next logged access, a warp operation it waits at, or none. */
-        unsigned int accessing = 0;
+        unsigned int accessing = 0; /* the lanes with logged accesses left */
         uintptr_t head[32];
         for (int i = 0; i < n; i++) {
-            if (L[i].log_head < L[i].log_n) {
-                accessing |= 1u << i;
-                head[i] = L[i].log[L[i].log_head].site + emu_site_base;
-            } else {
-                head[i] = L[i].state == L_WSYNC ? L[i].site : UINTPTR_MAX;
-            }
+            accessing |= (unsigned int)(L[i].log_head < L[i].log_n) << i;
+            head[i] = next_stop(&L[i]);
         }
         /* Rounds until a lane can go on again (its last logged access done), a warp operation
          * runs, or a fault is pending: only then is the run list above needed again. */
@@ -274,20 +278,15 @@ static int run_warp(unsigned int w)
             for (int i = 0; i < k; i++) {
                 emu_lane *l = g[i];
                 unsigned int at = (unsigned int)(l - L);
-                if (++l->log_head < l->log_n) {
-                    l->site = stop_site[i];
-                    head[at] = l->log[l->log_head].site + emu_site_base;
-                    continue;
-                }
-                accessing &= ~(1u << at);
-                if (l->state != L_ACCESS) {
-                    l->site = stop_site[i];
-                    head[at] = l->state == L_WSYNC ? l->site : UINTPTR_MAX;
-                } else {
+                if (++l->log_head == l->log_n && l->state == L_ACCESS) {
                     l->state = L_READY; /* its access is done when it goes on */
-                    head[at] = UINTPTR_MAX;
                     ready = 1;
+                } else {
+                    l->site = stop_site[i];
                 }
+                if (l->log_head == l->log_n)
+                    accessing &= ~(1u << at);
+                head[at] = next_stop(l);
             }
             emu_steps += (unsigned long long)k;
             if (emu_check_budget() != 0) {

@@ -2,22 +2,12 @@
  * 1 nine __syncthreads() and nothing else, 2 a tree reduction in shared memory (a store, then
  * ten barriers with the active threads' loads and stores between them). Prints the wall time of
  * every fifth of 20 launches, per thread. */
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
+
+#include "check.h"
 
 #define BLOCKS 32
 #define THREADS 512
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 __global__ void barriers_only(void)
 {

@@ -2,7 +2,7 @@
 # compare.sh ARG PROGRAM...: the least "ns per ..." figure of five runs of each program (with
 # ARG), the programs alternating. The programs are loads.cu or barriers.cu, each linked once
 # against the runtime before and once against the runtime after:
-#   emu/emucc -O3 -std=c++17 -c loads.cu -o loads.o
+#   emu/emucc -O3 -std=c++17 -c loads.cu -o loads.o   (beside check.h)
 #   EMU_BUILD_DIR=/tmp/rt-before emu/emucc loads.o -o loads-before   (a runtime built with
 #   make -C emu BUILD=/tmp/rt-before in the tree before), and the same for after.
 # ARG: loads: 0 global, 1 shared; barriers: 1 nine barriers, 2 a shared-memory tree reduction.

@@ -1,23 +1,13 @@
 /* The emulator's cost of one lane access with every diagnostic on: 32 blocks of 512 threads,
  * each making 64 loads (a warp's lanes at neighbouring words) and one store. argv[1]: 0 global
  * memory, 1 shared memory. Prints the wall time of every fifth of 20 launches, per lane access. */
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
+
+#include "check.h"
 
 #define BLOCKS 32
 #define THREADS 512
 #define N (BLOCKS * THREADS)
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 __global__ void global_loads(const int *in, int *out)
 {
