@@ -324,6 +324,18 @@ int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit)
     uint16_t index = site_index(first->site);
     for (int i = from; i < k; i++) {
         const emu_lane *l = g[i];
+        if (kind == K_LOAD && i > from && l->addr == g[i - 1]->addr) {
+            /* A broadcast: the lane before loaded these words and was clear, and its record
+             * stands for this lane too (remember would change nothing). Only a store of this
+             * interval could make the load a race, and only for some lanes: then check it. */
+            int stored = 0;
+            for (uintptr_t word = l->addr >> 2, end = word + (size >> 2); word < end; word++) {
+                const cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);
+                stored |= c && current(&c->w);
+            }
+            if (!stored)
+                continue;
+        }
         int found = 0;
         for (uintptr_t word = l->addr >> 2, end = word + (size >> 2); word < end; word++) {
             cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);

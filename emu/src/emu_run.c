@@ -160,6 +160,73 @@ static inline uintptr_t next_stop(const emu_lane *l)
     return l->state == L_WSYNC ? l->site : UINTPTR_MAX;
 }
 
+/* The accesses every lane of a converged warp has left: m > 0 when each of the n lanes has
+ * m logged accesses left and they are at the same sites, in the same order (0 otherwise). */
+static int converged_accesses(const emu_lane *L, int n)
+{
+    unsigned int m = L[0].log_n - L[0].log_head;
+    if (m == 0)
+        return 0;
+    const emu_logged *a = &L[0].log[L[0].log_head];
+    for (int i = 1; i < n; i++) {
+        if (L[i].log_n - L[i].log_head != m)
+            return 0;
+        const emu_logged *b = &L[i].log[L[i].log_head];
+        for (unsigned int j = 0; j < m; j++)
+            if (b[j].site != a[j].site)
+                return 0;
+    }
+    return (int)m;
+}
+
+/* The m rounds of a converged warp (converged_accesses): the min-PC rule would pick every lane
+ * for each logged access in turn, so the rounds are the logs' entries in order, without a scan
+ * for the lowest site. The same rounds, checks and steps as run_warp's: -1 a fault, 1 a lane
+ * can go on (its last access was the one it stopped at), 0 every log is done. */
+static int converged_rounds(emu_lane *L, int n, int m, emu_lane **g)
+{
+    uintptr_t stop_site[32];
+    for (int i = 0; i < n; i++) {
+        g[i] = &L[i];
+        stop_site[i] = L[i].site;
+    }
+    for (int r = 0; r < m; r++) {
+        uintptr_t site = L[0].log[L[0].log_head].site + emu_site_base;
+        for (int i = 0; i < n; i++) {
+            emu_lane *l = &L[i];
+            const emu_logged *e = &l->log[l->log_head];
+            l->site = site;
+            l->addr = e->addr;
+            l->size = e->size;
+            l->kind = e->kind;
+            l->space = e->space;
+            if (e->space == SP_GLOBAL && e->kind != K_LOAD)
+                l->write_no = l->log_store[l->log_head].write_no;
+        }
+        if (access_round(g, n) != 0)
+            return -1;
+        int ready = 0;
+        for (int i = 0; i < n; i++) {
+            emu_lane *l = &L[i];
+            if (++l->log_head == l->log_n && l->state == L_ACCESS) {
+                l->state = L_READY; /* its access is done when it goes on */
+                ready = 1;
+            } else {
+                l->site = stop_site[i];
+            }
+        }
+        emu_steps += (unsigned long long)n;
+        if (emu_check_budget() != 0) {
+            emu_fault_lane = g[0];
+            emu_fault.site = site;
+            return -1;
+        }
+        if (ready)
+            return 1;
+    }
+    return 0;
+}
+
 /* Runs warp w until every lane waits at a block barrier or has returned.
  *
  * A lane runs on past its loads and stores, logging them, until it must wait: at a barrier,
@@ -217,6 +284,14 @@ static int run_warp(unsigned int w)
         }
         if (!busy && !faulted) /* (after a fault the loop above stops early: busy is not known) */
             return 0; /* every lane waits at a barrier or has returned (the hook-free build, mostly) */
+        int m = faulted ? 0 : converged_accesses(L, n);
+        if (m) {
+            int went = converged_rounds(L, n, m, g);
+            if (went < 0)
+                return -1;
+            if (went > 0)
+                continue; /* the run list again */
+        }
         unsigned int accessing = 0; /* the lanes with logged accesses left */
         uintptr_t head[32];
         for (int i = 0; i < n; i++) {

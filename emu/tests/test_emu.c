@@ -764,6 +764,24 @@ static void test_broken_write_after_read_in_warp(void)
     CU_ASSERT(has(&r, "loaded at"));
 }
 
+/* One lane's store read back by the whole warp: the broadcast load is checked lane by lane. */
+static void test_broken_broadcast_without_syncwarp(void)
+{
+    static case_run r, synced;
+    run_case(case_warp, 6, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[warp-sync]", "warp_exchange.cu", "broadcast-load")); /* the load */
+    CU_ASSERT(names_line(&r, "warp_exchange.cu", "broadcast-store"));             /* lane 0's store */
+    CU_ASSERT(has(&r, "in kernel broadcast_from_lane0, block (0,0,0), warp 0: lane 1 (thread (1,0,0)) loads from "
+                      "shared memory s (byte 0), which lane 0 (thread (0,0,0)) stored at"));
+    run_case(case_warp, 7, NULL, &synced);
+    CU_ASSERT_FALSE(synced.crashed);
+    CU_ASSERT_EQUAL(synced.status, cudaSuccess);
+    CU_ASSERT_EQUAL(synced.value, 32 * (1 + 33));
+    CU_ASSERT_FALSE(has(&synced, "emu: "));
+}
+
 static void test_broken_volatile_last_warp_warn(void)
 {
     static const char *const env[] = {"EMU_WARP_SYNC=warn", NULL};
@@ -1013,6 +1031,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: shuffles from offset 32 (a warning)", test_broken_shuffle_from_32) ||
         !CU_add_test(s, "broken: a lane overwrites what another lane read (write after read: [warp-sync])",
                      test_broken_write_after_read_in_warp) ||
+        !CU_add_test(s, "broken: a broadcast of one lane's store without __syncwarp ([warp-sync])",
+                     test_broken_broadcast_without_syncwarp) ||
         !CU_add_test(s, "broken: reduction, edge threads leave shared memory unwritten ([uninitialized-shared])", test_broken_uninit_shared) ||
         !CU_add_test(s, "broken: the same in extern __shared__ memory", test_broken_uninit_dynamic_shared) ||
         !CU_add_test(s, "broken: accumulating into unwritten cudaMalloc memory ([uninitialized-global])", test_broken_uninit_global) ||

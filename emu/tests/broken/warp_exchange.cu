@@ -10,7 +10,11 @@
  *   2  __shfl_down_sync, no shared memory at all: no warning;
  *   3  __syncwarp() after the writes only: a lane overwrites a word another lane
  *      read in the same step, with nothing to keep the read first (write after
- *      read): a [warp-sync] error at the store. */
+ *      read): a [warp-sync] error at the store.
+ * And a broadcast: every lane of the warp loads the word lane 0 stored,
+ *   6  with no __syncwarp() in between: a [warp-sync] error for lane 1, the first
+ *      lane that loads what another lane stored (lane 0 loads its own store);
+ *   7  with __syncwarp() in between: no warning (32 times in[0] + in[32]). */
 #include "broken.h"
 
 #include <cuda_runtime.h>
@@ -104,6 +108,18 @@ __global__ void last_warp_shuffle_from_32(const int *in, int *out)
         out[0] = v;
 }
 
+/* Every lane stores its word, then the whole warp reads lane 0's (a broadcast load). */
+__global__ void broadcast_from_lane0(const int *in, int *out, int sync)
+{
+    __shared__ int s[32];
+    unsigned int t = threadIdx.x;
+    s[t] = in[t] + in[t + 32]; // @broadcast-store
+    if (sync)
+        __syncwarp();
+    int first = s[0]; // @broadcast-load
+    atomicAdd(out, first);
+}
+
 extern "C" int broken_warp_exchange(int variant, int *sum)
 {
     int h[64], *in, *out;
@@ -122,6 +138,10 @@ extern "C" int broken_warp_exchange(int variant, int *sum)
         last_warp_plain<<<1, 32>>>(in, out);
     else if (variant == 5)
         last_warp_shuffle_from_32<<<1, 32>>>(in, out);
+    else if (variant == 6 || variant == 7) {
+        cudaMemset(out, 0, sizeof(int));
+        broadcast_from_lane0<<<1, 32>>>(in, out, variant == 7);
+    }
     else
         last_warp_shuffle<<<1, 32>>>(in, out);
     int e = cudaDeviceSynchronize();
