@@ -179,50 +179,59 @@ static int converged_accesses(const emu_lane *L, int n)
     return (int)m;
 }
 
+/* One warp-level access instruction at code address site: the lanes g[0..k), each at the
+ * first access left in its log. -1: a fault stops the block; 1: a lane can go on (the access
+ * it stopped at is done); 0: none can. */
+static int access_instruction(emu_lane **g, int k, uintptr_t site)
+{
+    /* each lane's next access into its fields, for the counters, checks and messages (a
+     * lane that waits at a barrier or warp operation keeps that one's site) */
+    uintptr_t stop_site[32];
+    for (int i = 0; i < k; i++) {
+        emu_lane *l = g[i];
+        const emu_logged *e = &l->log[l->log_head];
+        stop_site[i] = l->site;
+        l->site = site;
+        l->addr = e->addr;
+        l->size = e->size;
+        l->kind = e->kind;
+        l->space = e->space;
+        if (e->space == SP_GLOBAL && e->kind != K_LOAD)
+            l->write_no = l->log_store[l->log_head].write_no;
+    }
+    if (access_round(g, k) != 0)
+        return -1;
+    int ready = 0;
+    for (int i = 0; i < k; i++) {
+        emu_lane *l = g[i];
+        if (++l->log_head == l->log_n && l->state == L_ACCESS) {
+            l->state = L_READY; /* its access is done when it goes on */
+            ready = 1;
+        } else {
+            l->site = stop_site[i];
+        }
+    }
+    emu_steps += (unsigned long long)k;
+    if (emu_check_budget() != 0) {
+        emu_fault_lane = g[0];
+        emu_fault.site = site;
+        return -1;
+    }
+    return ready;
+}
+
 /* The m rounds of a converged warp (converged_accesses): the min-PC rule would pick every lane
  * for each logged access in turn, so the rounds are the logs' entries in order, without a scan
- * for the lowest site. The same rounds, checks and steps as run_warp's: -1 a fault, 1 a lane
- * can go on (its last access was the one it stopped at), 0 every log is done. */
+ * for the lowest site. As access_instruction: -1, 1 (after the last round only), or 0 when
+ * every log is done. */
 static int converged_rounds(emu_lane *L, int n, int m, emu_lane **g)
 {
-    uintptr_t stop_site[32];
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         g[i] = &L[i];
-        stop_site[i] = L[i].site;
-    }
     for (int r = 0; r < m; r++) {
-        uintptr_t site = L[0].log[L[0].log_head].site + emu_site_base;
-        for (int i = 0; i < n; i++) {
-            emu_lane *l = &L[i];
-            const emu_logged *e = &l->log[l->log_head];
-            l->site = site;
-            l->addr = e->addr;
-            l->size = e->size;
-            l->kind = e->kind;
-            l->space = e->space;
-            if (e->space == SP_GLOBAL && e->kind != K_LOAD)
-                l->write_no = l->log_store[l->log_head].write_no;
-        }
-        if (access_round(g, n) != 0)
-            return -1;
-        int ready = 0;
-        for (int i = 0; i < n; i++) {
-            emu_lane *l = &L[i];
-            if (++l->log_head == l->log_n && l->state == L_ACCESS) {
-                l->state = L_READY; /* its access is done when it goes on */
-                ready = 1;
-            } else {
-                l->site = stop_site[i];
-            }
-        }
-        emu_steps += (unsigned long long)n;
-        if (emu_check_budget() != 0) {
-            emu_fault_lane = g[0];
-            emu_fault.site = site;
-            return -1;
-        }
-        if (ready)
-            return 1;
+        int went = access_instruction(g, n, L[0].log[L[0].log_head].site + emu_site_base);
+        if (went != 0)
+            return went;
     }
     return 0;
 }
@@ -332,44 +341,16 @@ static int run_warp(unsigned int w)
                 }
                 break;
             }
-            /* each lane's next access into its fields, for the counters, checks and messages (a
-             * lane that waits at a barrier or warp operation keeps that one's site) */
-            uintptr_t stop_site[32];
-            for (int i = 0; i < k; i++) {
-                emu_lane *l = g[i];
-                const emu_logged *e = &l->log[l->log_head];
-                stop_site[i] = l->site;
-                l->site = min;
-                l->addr = e->addr;
-                l->size = e->size;
-                l->kind = e->kind;
-                l->space = e->space;
-                if (e->space == SP_GLOBAL && e->kind != K_LOAD)
-                    l->write_no = l->log_store[l->log_head].write_no;
-            }
-            if (access_round(g, k) != 0)
+            int went = access_instruction(g, k, min);
+            if (went < 0)
                 return -1;
-            int ready = 0;
             for (int i = 0; i < k; i++) {
-                emu_lane *l = g[i];
-                unsigned int at = (unsigned int)(l - L);
-                if (++l->log_head == l->log_n && l->state == L_ACCESS) {
-                    l->state = L_READY; /* its access is done when it goes on */
-                    ready = 1;
-                } else {
-                    l->site = stop_site[i];
-                }
-                if (l->log_head == l->log_n)
+                unsigned int at = (unsigned int)(g[i] - L);
+                if (g[i]->log_head == g[i]->log_n)
                     accessing &= ~(1u << at);
-                head[at] = next_stop(l);
+                head[at] = next_stop(g[i]);
             }
-            emu_steps += (unsigned long long)k;
-            if (emu_check_budget() != 0) {
-                emu_fault_lane = g[0];
-                emu_fault.site = min;
-                return -1;
-            }
-            if (ready || faulted)
+            if (went || faulted)
                 break;
         }
     }
