@@ -467,15 +467,31 @@ void emu_account(emu_lane **g, int n)
         return;
     }
     if (space == SP_GLOBAL) {
+        /* sectors: while the lanes' addresses go up (the usual case), the union of their sector
+         * ranges in one sweep; otherwise in a sorted set */
+        int rising = 1;
+        uintptr_t reach = 0; /* the last sector counted so far */
         for (int i = 0; i < n; i++) {
             uintptr_t first = g[i]->addr >> 5, last = (g[i]->addr + g[i]->size - 1) >> 5;
-            for (uintptr_t s = first; s <= last; s++)
-                insert_sorted_unique(set, &count, s);
+            if (i > 0 && g[i]->addr < g[i - 1]->addr)
+                rising = 0;
+            if (i == 0 || first > reach)
+                count += (int)(last - first + 1);
+            else if (last > reach)
+                count += (int)(last - reach);
+            if (i == 0 || last > reach)
+                reach = last;
             bytes += g[i]->size;
             if (kind == K_LOAD)
                 g[i]->reads++;
             else
                 g[i]->writes++;
+        }
+        if (!rising) {
+            count = 0;
+            for (int i = 0; i < n; i++)
+                for (uintptr_t s = g[i]->addr >> 5, last = (g[i]->addr + g[i]->size - 1) >> 5; s <= last; s++)
+                    insert_sorted_unique(set, &count, s);
         }
         if (kind == K_LOAD) {
             if (g[0]->size >= 16)
@@ -492,7 +508,14 @@ void emu_account(emu_lane **g, int n)
         /* Bank conflicts: 32 banks of 4-byte words; lanes reading the same word share it.
          * Wavefronts = the most distinct words any bank serves; ideal = distinct words / 32. */
         int per_bank[32] = {0}, worst = 0;
-        for (int i = 0; i < n; i++) {
+        /* every lane at one address (a broadcast), or each right after the one before (one run
+         * of consecutive words, spread evenly over the banks): no conflict */
+        int broadcast = 1, run = 1;
+        for (int i = 1; i < n; i++) {
+            broadcast &= g[i]->addr == g[0]->addr;
+            run &= g[i]->addr == g[i - 1]->addr + g[i - 1]->size;
+        }
+        for (int i = 0; i < n && !broadcast && !run; i++) {
             uintptr_t first = g[i]->addr >> 2, last = (g[i]->addr + g[i]->size - 1) >> 2;
             for (uintptr_t w = first; w <= last && count < 32 * 5; w++)
                 insert_sorted_unique(set, &count, w);

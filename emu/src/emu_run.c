@@ -96,8 +96,10 @@ static int access_round(emu_lane **g, int k)
             uint32_t v;
             memcpy(&v, sh, 4);
             if (__builtin_expect((v & 0x01010101u) == 0x01010101u, 1)) {
-                v |= 0x02020202u;
-                memcpy(sh, &v, 4);
+                if ((v & 0x02020202u) != 0x02020202u) { /* loaded before: no store (a broadcast's lanes) */
+                    v |= 0x02020202u;
+                    memcpy(sh, &v, 4);
+                }
                 continue;
             }
         }

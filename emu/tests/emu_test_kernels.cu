@@ -84,10 +84,10 @@ extern "C" int emu_test_block_sum(int with_barrier, int *sum)
 }
 
 /* Coalesced and strided copies: 4 vs 32 sectors per warp-level load. */
-__global__ void copy_strided(const float *in, float *out, int stride)
+__global__ void copy_strided(const float *in, float *out, int stride) /* stride < 0: the lanes reversed */
 {
-    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i * stride];
+    unsigned int i = blockIdx.x * blockDim.x + (stride < 0 ? blockDim.x - 1 - threadIdx.x : threadIdx.x);
+    out[i] = in[i * (stride < 0 ? -stride : stride)];
 }
 
 extern "C" int emu_test_copy(int stride, emu_counters *c)

@@ -160,6 +160,13 @@ static void test_coalescing_counts(void)
     CU_ASSERT_EQUAL(c.gld_inst, 2);
     CU_ASSERT_EQUAL(c.gld_sectors, 64);  /* stride 32: one sector per lane */
     CU_ASSERT_EQUAL(c.gst_sectors, 8);
+    /* the lanes in the reverse order touch the same sectors */
+    CU_ASSERT_EQUAL(emu_test_copy(-1, &c), cudaSuccess);
+    CU_ASSERT_EQUAL(c.gld_sectors, 8);
+    CU_ASSERT_EQUAL(c.gst_sectors, 8);
+    CU_ASSERT_EQUAL(emu_test_copy(-32, &c), cudaSuccess);
+    CU_ASSERT_EQUAL(c.gld_sectors, 64);
+    CU_ASSERT_EQUAL(c.gst_sectors, 8);
 }
 
 static void test_bank_conflicts(void)
