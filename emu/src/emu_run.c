@@ -85,21 +85,35 @@ static int access_round(emu_lane **g, int k)
         unsigned char *sh = emu_shadow_of(l->space, l->addr);
         if (!sh)
             continue;
+        /* the common sizes (an int, a float2, a float4) four shadow bytes at a time */
+        int words = l->size == 4 || l->size == 8 || l->size == 16 ? (int)l->size / 4 : 0;
         if (l->kind != K_LOAD) {
-            for (unsigned int b = 0; b < l->size; b++)
-                sh[b] |= (unsigned char)(l->kind == K_ATOMIC ? 3 : 1);
+            uint32_t set = l->kind == K_ATOMIC ? 0x03030303u : 0x01010101u, v;
+            for (int w = 0; w < words; w++) {
+                memcpy(&v, sh + 4 * w, 4);
+                v |= set;
+                memcpy(sh + 4 * w, &v, 4);
+            }
+            for (unsigned int b = 4 * (unsigned int)words; b < l->size; b++)
+                sh[b] |= (unsigned char)set;
             if (__builtin_expect(emu_uninit_n != 0, 0))
                 emu_uninit_store(l);
             continue;
         }
-        if (l->size == 4) { /* the common load: its four shadow bytes at once */
-            uint32_t v;
-            memcpy(&v, sh, 4);
-            if (__builtin_expect((v & 0x01010101u) == 0x01010101u, 1)) {
-                if ((v & 0x02020202u) != 0x02020202u) { /* loaded before: no store (a broadcast's lanes) */
-                    v |= 0x02020202u;
-                    memcpy(sh, &v, 4);
-                }
+        if (words) {
+            uint32_t all = 0x01010101u, loaded = 0x02020202u, v;
+            for (int w = 0; w < words; w++) {
+                memcpy(&v, sh + 4 * w, 4);
+                all &= v;
+                loaded &= v;
+            }
+            if (__builtin_expect((all & 0x01010101u) == 0x01010101u, 1)) {
+                if (loaded != 0x02020202u) /* loaded before: no store (a broadcast's lanes) */
+                    for (int w = 0; w < words; w++) {
+                        memcpy(&v, sh + 4 * w, 4);
+                        v |= 0x02020202u;
+                        memcpy(sh + 4 * w, &v, 4);
+                    }
                 continue;
             }
         }

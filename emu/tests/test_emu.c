@@ -897,6 +897,23 @@ static void test_broken_uninit_global(void)
     }
 }
 
+/* A 16-byte load with one unwritten int among its four; all four written, clean. */
+static void test_broken_uninit_global_int4(void)
+{
+    static case_run r, clean;
+    run_case(case_uninit_global, 5, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[uninitialized-global]", "uninitialized.cu", "uninit-global4"));
+    CU_ASSERT(has(&r, "uninitialized global memory read in kernel accumulate4, block (0,0,0): thread (0,0,0) "
+                      "loads 16 bytes at "));
+    run_case(case_uninit_global, 6, NULL, &clean);
+    CU_ASSERT_FALSE(clean.crashed);
+    CU_ASSERT_EQUAL(clean.status, cudaSuccess);
+    CU_ASSERT_EQUAL(clean.value, 256);
+    CU_ASSERT_FALSE(has(&clean, "emu: "));
+}
+
 static void test_initialized_memory_is_clean(void)
 {
     static case_run r;
@@ -1043,6 +1060,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: reduction, edge threads leave shared memory unwritten ([uninitialized-shared])", test_broken_uninit_shared) ||
         !CU_add_test(s, "broken: the same in extern __shared__ memory", test_broken_uninit_dynamic_shared) ||
         !CU_add_test(s, "broken: accumulating into unwritten cudaMalloc memory ([uninitialized-global])", test_broken_uninit_global) ||
+        !CU_add_test(s, "broken: an int4 load with one int unwritten ([uninitialized-global])", test_broken_uninit_global_int4) ||
         !CU_add_test(s, "edge threads storing 0, cudaMemset, a kernel's stores: initialized", test_initialized_memory_is_clean) ||
         !CU_add_test(s, "tiled matmul of odd sizes, edge threads store zeros: clean", test_matmul_edge_zeros_is_clean) ||
         !CU_add_test(s, "broken: a lane outside its shuffle's mask ([sync-mask])", test_broken_sync_mask_not_in_mask) ||

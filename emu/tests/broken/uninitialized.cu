@@ -53,6 +53,14 @@ __global__ void accumulate(const int *in, int *out)
     out[i] += in[i]; // @uninit-global
 }
 
+/* The same four ints at a time (int4: 16-byte loads and stores). */
+__global__ void accumulate4(const int4 *in, int4 *out)
+{
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int4 a = in[i], b = out[i]; // @uninit-global4
+    out[i] = make_int4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+
 __global__ void fill(int *out)
 {
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
@@ -80,7 +88,9 @@ extern "C" int broken_uninit_shared(int variant, int *sum)
 /* 0 output never written (broken), 1 copied device-to-device from a buffer never written (broken),
  * 2 output cleared with cudaMemset (clean), 3 output written by a first kernel (clean), 4 output
  * cleared, freed and allocated again at the same address, where the freed block's pages stay
- * (broken: the new block is unwritten; -2 if it landed elsewhere) */
+ * (broken: the new block is unwritten; -2 if it landed elsewhere); with int4 accesses: 5 all of the
+ * output but its fourth int cleared (broken: the first int4 load finds 4 of its 16 bytes
+ * unwritten), 6 all of it cleared (clean) */
 extern "C" int broken_uninit_global(int variant, int *sum)
 {
     int h[256], r[256], *in, *out, *junk;
@@ -104,7 +114,14 @@ extern "C" int broken_uninit_global(int variant, int *sum)
         if (out != freed)
             return -2;
     }
-    accumulate<<<2, 128>>>(in, out);
+    if (variant == 5 || variant == 6) {
+        cudaMemset(out, 0, sizeof h);
+        if (variant == 5)
+            cudaMemcpy(out + 3, junk, sizeof(int), cudaMemcpyDeviceToDevice); /* unwritten again */
+        accumulate4<<<2, 32>>>((const int4 *)in, (int4 *)out);
+    } else {
+        accumulate<<<2, 128>>>(in, out);
+    }
     int e = cudaDeviceSynchronize();
     if (e == 0 && cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost) == cudaSuccess) {
         *sum = 0;
