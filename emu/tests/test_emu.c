@@ -720,6 +720,16 @@ static int tagged_at(const case_run *r, const char *tag, const char *file, const
     return strstr(r->text, want) != NULL;
 }
 
+/* Runs a broken case that must stop the kernel (cudaErrorLaunchFailure, no crash) with the
+ * diagnosis tag at the line of file marked mark. */
+static void run_broken(case_fn fn, int arg, const char *tag, const char *file, const char *mark, case_run *r)
+{
+    run_case(fn, arg, NULL, r);
+    CU_ASSERT_FALSE(r->crashed);
+    CU_ASSERT_EQUAL(r->status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(r, tag, file, mark));
+}
+
 /* A block's sum read by the last block, stored with no __threadfence() before the count: a race
  * between blocks (the sum is right here, blocks run one after another); with the fence, clean. */
 static void test_last_block_fence(void)
@@ -775,10 +785,7 @@ static void test_broken_write_after_read_in_warp(void)
 static void test_broken_broadcast_without_syncwarp(void)
 {
     static case_run r, synced;
-    run_case(case_warp, 6, NULL, &r);
-    CU_ASSERT_FALSE(r.crashed);
-    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
-    CU_ASSERT(tagged_at(&r, "[warp-sync]", "warp_exchange.cu", "broadcast-load")); /* the load */
+    run_broken(case_warp, 6, "[warp-sync]", "warp_exchange.cu", "broadcast-load", &r); /* the load */
     CU_ASSERT(names_line(&r, "warp_exchange.cu", "broadcast-store"));             /* lane 0's store */
     CU_ASSERT(has(&r, "in kernel broadcast_from_lane0, block (0,0,0), warp 0: lane 1 (thread (1,0,0)) loads from "
                       "shared memory s (byte 0), which lane 0 (thread (0,0,0)) stored at"));
@@ -897,21 +904,13 @@ static void test_broken_uninit_global(void)
     }
 }
 
-/* A 16-byte load with one unwritten int among its four; all four written, clean. */
+/* A 16-byte load with one unwritten int among its four (all four written: test_initialized_memory_is_clean). */
 static void test_broken_uninit_global_int4(void)
 {
-    static case_run r, clean;
-    run_case(case_uninit_global, 5, NULL, &r);
-    CU_ASSERT_FALSE(r.crashed);
-    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
-    CU_ASSERT(tagged_at(&r, "[uninitialized-global]", "uninitialized.cu", "uninit-global4"));
+    static case_run r;
+    run_broken(case_uninit_global, 5, "[uninitialized-global]", "uninitialized.cu", "uninit-global4", &r);
     CU_ASSERT(has(&r, "uninitialized global memory read in kernel accumulate4, block (0,0,0): thread (0,0,0) "
                       "loads 16 bytes at "));
-    run_case(case_uninit_global, 6, NULL, &clean);
-    CU_ASSERT_FALSE(clean.crashed);
-    CU_ASSERT_EQUAL(clean.status, cudaSuccess);
-    CU_ASSERT_EQUAL(clean.value, 256);
-    CU_ASSERT_FALSE(has(&clean, "emu: "));
 }
 
 static void test_initialized_memory_is_clean(void)
@@ -922,11 +921,12 @@ static void test_initialized_memory_is_clean(void)
     CU_ASSERT_EQUAL(r.status, cudaSuccess);
     CU_ASSERT_EQUAL(r.value, 100);
     CU_ASSERT_FALSE(has(&r, "emu: "));
-    for (int variant = 2; variant <= 3; variant++) { /* cudaMemset; a kernel's stores */
-        run_case(case_uninit_global, variant, NULL, &r);
+    static const int clean[] = {2, 3, 6}; /* cudaMemset; a kernel's stores; cudaMemset, int4 accesses */
+    for (size_t i = 0; i < sizeof clean / sizeof clean[0]; i++) {
+        run_case(case_uninit_global, clean[i], NULL, &r);
         CU_ASSERT_FALSE(r.crashed);
         CU_ASSERT_EQUAL(r.status, cudaSuccess);
-        CU_ASSERT_EQUAL(r.value, variant == 2 ? 256 : 512);
+        CU_ASSERT_EQUAL(r.value, clean[i] == 3 ? 512 : 256);
         CU_ASSERT_FALSE(has(&r, "emu: "));
     }
 }
@@ -950,10 +950,7 @@ static void test_matmul_edge_zeros_is_clean(void)
 static void test_broken_sync_mask_not_in_mask(void)
 {
     static case_run r;
-    run_case(case_sync_mask, 0, NULL, &r);
-    CU_ASSERT_FALSE(r.crashed);
-    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
-    CU_ASSERT(tagged_at(&r, "[sync-mask]", "sync_mask.cu", "not-in-mask"));
+    run_broken(case_sync_mask, 0, "[sync-mask]", "sync_mask.cu", "not-in-mask", &r);
     CU_ASSERT(has(&r, "__shfl_down_sync(0x0000ffff) in kernel not_in_mask, block (0,0,0), warp 0: lane 16 (thread "
                       "(16,0,0)) executes the call but is not in its mask"));
     CU_ASSERT(has(&r, "CUDA Programming Guide"));
