@@ -177,35 +177,36 @@ extern char __executable_start[];
 #define emu_site_base ((uintptr_t)__executable_start)
 
 typedef struct __attribute__((aligned(64))) emu_lane {
-    /* what the scheduler reads of every lane at every round and barrier: one cache line */
+    /* what the scheduler reads of every lane at every round and barrier, and the access it is
+     * checking: one cache line */
     fcontext_t ctx;
     int state;
     /* the accesses made since the scheduler last looked (emu_run.c): log[head..n) */
     unsigned int log_head, log_n;
-    int waw_pending; /* the store in waw below waits to be checked */
+    unsigned int lin; /* linear thread index in the block */
     emu_logged *log;
     emu_logged_store *log_store; /* beside each log entry */
+    uintptr_t site;
+    uintptr_t addr;
+    unsigned int size;
+    unsigned char kind, space;
+    /* the rest of the access: a global write's number (emu_logged_store.write_no) */
+    uint32_t write_no;
+    int waw_pending; /* the store in waw below waits to be checked */
     /* the bytes of the lane's last store, copied once it is done (at its next access or stop) */
     unsigned char *capture_to;
-    uintptr_t site;
     unsigned long long value; /* a barrier's or warp operation's argument */
     unsigned int mask;
-    unsigned char kind, space;
-    /* the access the scheduler is checking */
-    unsigned int size;
-    uintptr_t addr;
     /* warp operations and barrier reductions */
     int op, arg, width;
     unsigned long long result;
     /* identity */
     uint3 tid;
-    unsigned int lin;
     char *stack_lo, *stack_hi;
     unsigned long long reads, writes;
     /* global writes (stores, atomics) of this thread, and their count at its last
      * __threadfence() (emu_fence.c) */
     uint32_t gwrites, fenced_at;
-    uint32_t write_no; /* of the access in the fields above (emu_logged.write_no) */
     /* a store that overwrote another warp's store of this barrier interval: a
      * race only if it changed the value (checked once the store is done) */
     struct {
