@@ -33,6 +33,7 @@
 #include "run.h"
 #include "stages.h"
 #include "todos.h"
+#include "validate.h"
 
 static void usage(void)
 {
@@ -174,6 +175,23 @@ static void variant_collect(run_report *run, variant_worker *w)
         run->emu_kernel_ms += r->emu_kernel_ms;
     }
     munmap(w->r, sizeof *w->r);
+}
+
+/* What judging every kernel of the lab will need and costs much to make (validate_prepare: the
+ * reference of a large matrix product), made once here from the first kernel's cases: the
+ * children that check the kernels inherit it. The same inputs come from the same seed. */
+static void prepare_judging(const check_options *opt, const check_lab *lab)
+{
+    const check_variant *v = &lab->variants[0];
+    check_case_set set;
+    if (check_variant_count(lab) < 2 ||
+        cases_build(v, strcmp(opt->backend, "emu") == 0 ? BACKEND_EMU : BACKEND_GPU, opt->seed, &set) != 0)
+        return;
+    for (int c = 0; c < set.count; c++)
+        validate_prepare(v, &set.cases[c]);
+    if (set.timed >= 0)
+        validate_prepare(v, &set.timing);
+    cases_free(&set);
 }
 
 /* Starts variant v's stages in a child; its report goes to k when collected. -1: no child
@@ -398,6 +416,8 @@ int main(int argc, char **argv)
         /* Timed kernels (a GPU's) and the report pages are made one at a time; so is grading
          * (--launcher): its verdicts never pass through a pipe, whoever runs the checker. */
         int at_once = strcmp(opt.backend, "emu") == 0 && !opt.view && !opt.launcher ? jobs : 1;
+        if (at_once > 1 && !only_variant)
+            prepare_judging(&opt, lab);
         variant_worker workers[CHECK_MAX_VARIANTS];
         int running = 0;
         for (int i = 0; i < check_variant_count(lab); i++) {

@@ -174,34 +174,120 @@ static void check_matmul_element(const check_case *cs, const float *bt, const fl
     judge_matmul_element(cs, got, row, col, ref, abs_dot, log);
 }
 
-/* Every element of C, a row at a time: the row's dot products and their absolute sums are
- * built along the rows of B (contiguous), not down its columns. */
-static int check_matmul_rows(const check_case *cs, const float *got, mismatch_log *log)
+/* The reference of a product: per element of C, the double-precision dot product and the sum of
+ * its products' absolute values (its error bound), row-major. */
+typedef struct {
+    long long m, k, n;
+    uint64_t inputs; /* a hash of A and B */
+    double *ref, *abs_dot;
+} matmul_reference;
+
+/* The large products of the run, kept for the next kernel: a lab's kernels are checked on the
+ * same inputs, and at 512^3 the reference is most of a kernel's check. A cached one is used only
+ * for the same sizes and the same bytes of A and B. */
+#define REFERENCE_CACHE_MACS (1LL << 24) /* smaller ones cost less than a millisecond or so */
+#define REFERENCE_CACHE_BYTES (256LL << 20)
+enum { REFERENCE_CACHE_MAX = 8 };
+static matmul_reference reference_cache[REFERENCE_CACHE_MAX];
+static int reference_cached;
+static long long reference_cache_bytes;
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t bytes)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ c[i]) * 0x100000001B3ull; /* FNV-1a */
+    return h;
+}
+
+static uint64_t hash_inputs(const check_case *cs)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = hash_bytes(h, cs->a, (size_t)(cs->size.m * cs->size.k) * sizeof *cs->a);
+    return hash_bytes(h, cs->b, (size_t)(cs->size.k * cs->size.n) * sizeof *cs->b);
+}
+
+/* Every element's dot product and absolute sum, a row at a time along the rows of B (contiguous),
+ * not down its columns. */
+static void compute_reference(const check_case *cs, double *ref, double *abs_dot)
 {
     long long k = cs->size.k, n = cs->size.n;
-    double *ref = malloc((size_t)n * sizeof *ref), *abs_dot = malloc((size_t)n * sizeof *abs_dot);
-    if (!ref || !abs_dot) {
-        free(ref);
-        free(abs_dot);
-        return -1;
-    }
     for (long long row = 0; row < cs->size.m; row++) {
-        memset(ref, 0, (size_t)n * sizeof *ref);
-        memset(abs_dot, 0, (size_t)n * sizeof *abs_dot);
+        double *r = &ref[row * n], *ab = &abs_dot[row * n];
+        memset(r, 0, (size_t)n * sizeof *r);
+        memset(ab, 0, (size_t)n * sizeof *ab);
         for (long long i = 0; i < k; i++) {
             double a = cs->a[row * k + i];
             const float *b = &cs->b[i * n];
             for (long long col = 0; col < n; col++) {
                 double product = a * b[col];
-                ref[col] += product;
-                abs_dot[col] += fabs(product);
+                r[col] += product;
+                ab[col] += fabs(product);
             }
         }
-        for (long long col = 0; col < n; col++)
-            judge_matmul_element(cs, got, row, col, ref[col], abs_dot[col], log);
     }
-    free(ref);
-    free(abs_dot);
+}
+
+/* The reference of the case's product: from the cache, or computed (and kept when it is large
+ * and there is room). NULL: out of memory. *owned: the caller frees it (not kept). */
+static const matmul_reference *reference_for(const check_case *cs, matmul_reference *scratch, int *owned)
+{
+    long long m = cs->size.m, k = cs->size.k, n = cs->size.n, bytes = 2 * m * n * (long long)sizeof(double);
+    int cacheable = m * n * k >= REFERENCE_CACHE_MACS && reference_cached < REFERENCE_CACHE_MAX &&
+                    reference_cache_bytes + bytes <= REFERENCE_CACHE_BYTES;
+    uint64_t inputs = m * n * k >= REFERENCE_CACHE_MACS ? hash_inputs(cs) : 0;
+    for (int i = 0; m * n * k >= REFERENCE_CACHE_MACS && i < reference_cached; i++) {
+        const matmul_reference *r = &reference_cache[i];
+        if (r->m == m && r->k == k && r->n == n && r->inputs == inputs)
+            return r;
+    }
+    matmul_reference *r = cacheable ? &reference_cache[reference_cached] : scratch;
+    *r = (matmul_reference){m, k, n, inputs, malloc((size_t)(m * n) * sizeof(double)),
+                            malloc((size_t)(m * n) * sizeof(double))};
+    if (!r->ref || !r->abs_dot) {
+        free(r->ref);
+        free(r->abs_dot);
+        return NULL;
+    }
+    compute_reference(cs, r->ref, r->abs_dot);
+    *owned = !cacheable;
+    if (cacheable) {
+        reference_cached++;
+        reference_cache_bytes += bytes;
+    }
+    return r;
+}
+
+void validate_prepare(const check_variant *v, const check_case *cs)
+{
+    long long m = cs->size.m, k = cs->size.k, n = cs->size.n;
+    if (v->task != TASK_MATMUL || m * n * k < REFERENCE_CACHE_MACS || m * n * k > MATMUL_FULL_CHECK_MACS)
+        return;
+    matmul_reference scratch;
+    int owned = 0;
+    const matmul_reference *r = reference_for(cs, &scratch, &owned);
+    if (r && owned) {
+        free(scratch.ref);
+        free(scratch.abs_dot);
+    }
+}
+
+/* Every element of C against the reference. */
+static int check_matmul_rows(const check_case *cs, const float *got, mismatch_log *log)
+{
+    matmul_reference scratch;
+    int owned = 0;
+    const matmul_reference *r = reference_for(cs, &scratch, &owned);
+    if (!r)
+        return -1;
+    for (long long row = 0; row < cs->size.m; row++)
+        for (long long col = 0; col < cs->size.n; col++)
+            judge_matmul_element(cs, got, row, col, r->ref[row * cs->size.n + col],
+                                 r->abs_dot[row * cs->size.n + col], log);
+    if (owned) {
+        free(scratch.ref);
+        free(scratch.abs_dot);
+    }
     return 0;
 }
 

@@ -24,6 +24,11 @@ double float_sum_bound(long long terms, double abs_sum);
  * "unwritten" (the poison is still there), "NaN", "Inf" or "off". */
 const char *float_problem(float got, double ref, double bound);
 
+/* Computes and keeps what checking the case's output will need, where that is costly (the
+ * reference of a large matrix product), so that kernels checked in processes forked after this
+ * share it instead of each computing it. */
+void validate_prepare(const check_variant *v, const check_case *cs);
+
 /* Checks output record c<case>.<key> of `out`; returns 1 when right, 0 when wrong
  * (with a message that names the first wrong elements). *why (when not NULL) gets the
  * class: VERDICT_PASS, VERDICT_WRONG_BLOCK_COUNT, VERDICT_UNWRITTEN (every wrong element

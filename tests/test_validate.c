@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cases.h"
 #include "labio.h"
@@ -297,6 +298,69 @@ static void test_matmul_sampled(void)
     remove(path);
 }
 
+/* validate_output on a C written to a results file of its own: 1 right, 0 wrong. */
+static int judge_matmul(const check_variant *v, const check_case *cs, const float *c, char *message, size_t size)
+{
+    char err[256], path[] = "/tmp/gpulab-test-XXXXXX";
+    int fd = mkstemp(path);
+    labio_file out;
+    if (fd < 0)
+        return -1;
+    close(fd);
+    FILE *f = labio_create(path);
+    labio_put(f, "c0.out", LABIO_F32, c, (uint64_t)(cs->size.m * cs->size.n));
+    fclose(f);
+    int ok = -1;
+    if (labio_read(path, &out, err, sizeof err) == 0) {
+        ok = validate_output(v, cs, &out, 0, "out", message, size, NULL);
+        labio_free(&out);
+    }
+    remove(path);
+    return ok;
+}
+
+/* A large product's reference, made once (validate_prepare) and kept for the next kernel, is
+ * used only for the same inputs: two cases of one size whose A differs each get their own. B is
+ * the identity, so C = A. */
+static void test_matmul_reference_kept(void)
+{
+    const long long side = 256; /* 256^3: large enough to be kept */
+    check_variant v;
+    check_case first, second;
+    char message[1024];
+    memset(&v, 0, sizeof v);
+    v.name = "kept", v.task = TASK_MATMUL;
+    memset(&first, 0, sizeof first);
+    first.size.m = first.size.k = first.size.n = side;
+    second = first;
+    first.a = malloc((size_t)(side * side) * sizeof(float));
+    second.a = malloc((size_t)(side * side) * sizeof(float));
+    first.b = second.b = calloc((size_t)(side * side), sizeof(float));
+    float *c = malloc((size_t)(side * side) * sizeof(float));
+    CU_ASSERT_TRUE_FATAL(first.a && second.a && first.b && c);
+    for (long long i = 0; i < side * side; i++) {
+        first.a[i] = (float)(i % 89) - 44.0f;
+        second.a[i] = first.a[i] + 1.0f;
+    }
+    for (long long i = 0; i < side; i++)
+        first.b[i * side + i] = 1.0f;
+    validate_prepare(&v, &first);
+    memcpy(c, first.a, (size_t)(side * side) * sizeof(float));
+    CU_ASSERT_EQUAL(judge_matmul(&v, &first, c, message, sizeof message), 1);
+    c[200 * side + 17] += 1.0f; /* the kept reference still finds a wrong element */
+    CU_ASSERT_EQUAL(judge_matmul(&v, &first, c, message, sizeof message), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "(row 200, col 17)"));
+    c[200 * side + 17] -= 1.0f; /* the first case's answer is wrong for the second */
+    CU_ASSERT_EQUAL(judge_matmul(&v, &second, c, message, sizeof message), 0);
+    memcpy(c, second.a, (size_t)(side * side) * sizeof(float));
+    CU_ASSERT_EQUAL(judge_matmul(&v, &second, c, message, sizeof message), 1);
+    CU_ASSERT_EQUAL(judge_matmul(&v, &first, c, message, sizeof message), 0);
+    free(first.a);
+    free(second.a);
+    free(first.b);
+    free(c);
+}
+
 /* The timed case's sizes without drawing inputs (the sweep's base), as cases_build lays them out. */
 static void test_timed_size(void)
 {
@@ -383,6 +447,7 @@ int add_validate_tests(void)
         !CU_add_test(suite, "matmul messages name row and column", test_matmul_messages) ||
         !CU_add_test(suite, "whole sum: 64-bit, wrap-around named, const input", test_sum_messages) ||
         !CU_add_test(suite, "large matmul: edges, samples and poison checked", test_matmul_sampled) ||
+        !CU_add_test(suite, "a large product's reference is kept, for the same inputs only", test_matmul_reference_kept) ||
         !CU_add_test(suite, "timed case's sizes without inputs", test_timed_size) ||
         !CU_add_test(suite, "emulated: large cases hook-free, the rest diagnosed", test_fast_cases) ||
         !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic) ||
