@@ -252,6 +252,45 @@ static int converged_rounds(emu_lane *L, int n, int m, emu_lane **g)
     return 0;
 }
 
+/* The running block's lanes that arrived at a barrier, or returned, since its last barrier
+ * opened, counted as they stop (run_warp): a block whose lanes all wait at one barrier needs no
+ * pass over its threads to find it out. */
+static struct {
+    unsigned int waiting, returned;
+    int count, all, any;  /* of the waiting lanes' predicates (__syncthreads_count, _and, _or) */
+    uintptr_t site;       /* the barrier of the first to arrive */
+    int elsewhere;        /* a lane arrived at another site: run_block looks at every thread */
+} arrived;
+/* The warps whose lanes at the barrier that opened go on at their warp's next run (released
+ * there, in the pass that looks for the lanes that can run), with these predicates' results. */
+static uint32_t release_pending;
+static int released_count, released_all, released_any;
+
+static void arrivals_reset(void)
+{
+    arrived.waiting = arrived.returned = 0;
+    arrived.count = 0;
+    arrived.all = 1;
+    arrived.any = 0;
+    arrived.elsewhere = 0;
+}
+
+/* Lane l stopped: at a barrier, or at its end. */
+static inline void note_stop(const emu_lane *l)
+{
+    if (l->state == L_DONE) {
+        arrived.returned++;
+    } else if (l->state == L_BARRIER) {
+        if (arrived.waiting++ == 0)
+            arrived.site = l->site;
+        else if (l->site != arrived.site)
+            arrived.elsewhere = 1;
+        arrived.count += (int)l->value;
+        arrived.all &= l->value != 0;
+        arrived.any |= l->value != 0;
+    }
+}
+
 /* Runs warp w until every lane waits at a block barrier or has returned.
  *
  * A lane runs on past its loads and stores, logging them, until it must wait: at a barrier,
@@ -268,11 +307,19 @@ static int run_warp(unsigned int w)
     emu_lane *g[32];
     emu_lane *faulted = NULL; /* a lane stopped by a fault: the rounds before it are checked first */
     static emu_fault_rec fault;
+    int release = release_pending >> w & 1; /* the barrier its lanes wait at has opened */
+    release_pending &= ~(1u << w);
     for (;;) {
         /* the lanes that can go on run one after another (emu_run_lanes), until one faults */
         emu_lane *ready[32];
         int nready = 0, busy = 0; /* busy: a lane has logged accesses or waits at a warp operation */
         for (int i = 0; i < n && !faulted; i++) {
+            if (release && L[i].state == L_BARRIER) {
+                L[i].result = L[i].op == 1   ? (unsigned long long)released_count
+                              : L[i].op == 2 ? (unsigned long long)released_all
+                                             : (unsigned long long)released_any;
+                L[i].state = L_READY;
+            }
             if (L[i].state != L_READY) {
                 busy |= L[i].state == L_WSYNC || L[i].log_head < L[i].log_n;
             } else {
@@ -292,9 +339,11 @@ static int run_warp(unsigned int w)
             fault = emu_fault;
             emu_fault.pending = 0;
         }
+        release = 0;
         for (int r = 0; r < ran; r++) {
             emu_lane *l = ready[r];
             busy |= l->log_n != 0 || l->state == L_WSYNC;
+            note_stop(l);
             if (l->waw_pending) {
                 l->waw_pending = 0;
                 if (memcmp(l->waw.old, l->waw.now, l->waw.size) != 0 &&
@@ -397,6 +446,8 @@ static int run_block(void)
     unsigned long long barriers = 0; /* opened in this block */
     emu_counts.threads_launched += emu_nthreads;
     emu_race_interval();
+    arrivals_reset();
+    release_pending = 0;
     for (;;) {
         for (unsigned int w = 0; w < warps; w++)
             if (run_warp(w) != 0)
@@ -404,9 +455,13 @@ static int run_block(void)
         /* every thread now waits at a barrier or has returned: the interval is over */
         if (emu_report_warp_sync() != 0 || emu_uninit_check() != 0)
             return -1;
+        /* Every thread at one barrier (the usual case): what the arrivals counted. Otherwise (a
+         * thread returned, or waits at another site) every thread is looked at, in order. */
+        int look = arrived.elsewhere || arrived.returned;
         emu_lane *first = NULL;
-        int waiting = 0, count = 0, all = 1, any = 0, returned = 0;
-        for (unsigned int i = 0; i < emu_nthreads; i++) {
+        int waiting = look ? 0 : (int)arrived.waiting, count = look ? 0 : arrived.count,
+            all = look ? 1 : arrived.all, any = look ? 0 : arrived.any, returned = 0;
+        for (unsigned int i = 0; look && i < emu_nthreads; i++) {
             emu_lane *l = &emu_lanes[i];
             returned += l->state == L_DONE;
             if (l->state != L_BARRIER)
@@ -458,6 +513,9 @@ static int run_block(void)
         }
         emu_steps += (unsigned long long)waiting; /* so does each thread's arrival at a barrier */
         if (emu_check_budget() != 0) { /* a loop of barriers alone */
+            for (unsigned int i = 0; !first && i < emu_nthreads; i++)
+                if (emu_lanes[i].state == L_BARRIER)
+                    first = &emu_lanes[i];
             emu_fault_lane = first;
             emu_fault.site = first->site;
             return -1;
@@ -466,14 +524,12 @@ static int run_block(void)
         barriers++;
         if (emu_trace_on)
             emu_trace_barrier();
-        for (unsigned int i = 0; i < emu_nthreads; i++) {
-            emu_lane *l = &emu_lanes[i];
-            if (l->state != L_BARRIER)
-                continue;
-            l->result = l->op == 1 ? (unsigned long long)count : l->op == 2 ? (unsigned long long)all
-                                                                             : (unsigned long long)any;
-            l->state = L_READY;
-        }
+        /* the waiting threads go on, each at its warp's next run */
+        released_count = count;
+        released_all = all;
+        released_any = any;
+        release_pending = warps == 32 ? 0xffffffffu : (1u << warps) - 1;
+        arrivals_reset();
     }
     if (barriers > emu_counts.block_barriers_max)
         emu_counts.block_barriers_max = barriers;

@@ -484,3 +484,28 @@ extern "C" int emu_test_endless_barriers(void)
     endless_barriers<<<1, 64>>>(d, 1);
     return cudaDeviceSynchronize();
 }
+
+/* The barriers that reduce a predicate over the block, twice in a row with other predicates (the
+ * second results must not be the first's): each thread stores the six results. */
+__global__ void barrier_predicates(int *out)
+{
+    int t = (int)threadIdx.x, *mine = out + 6 * t;
+    mine[0] = __syncthreads_count(t % 3 == 0);
+    mine[1] = __syncthreads_and(t < 1000);
+    mine[2] = __syncthreads_or(t == 37);
+    mine[3] = __syncthreads_count(t & 1);
+    mine[4] = __syncthreads_and(t < 10);
+    mine[5] = __syncthreads_or(t > 1000);
+}
+
+extern "C" int emu_test_barrier_predicates(int threads, int *out)
+{
+    int *d;
+    cudaMalloc((void **)&d, (size_t)threads * 6 * sizeof(int));
+    barrier_predicates<<<1, threads>>>(d);
+    int e = cudaDeviceSynchronize();
+    if (e == 0)
+        cudaMemcpy(out, d, (size_t)threads * 6 * sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    return e;
+}

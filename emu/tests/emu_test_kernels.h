@@ -27,6 +27,8 @@ int emu_test_bad_config(void); /* first error * 1000 + second */
 int emu_test_not_races(int *count, int *global_count, int *bytes_sum);
 int emu_test_waw_race(void);
 int emu_test_shuffle_after_branch(unsigned int n, int *sum);
+/* __syncthreads_count, _and, _or twice each: out gets six results per thread */
+int emu_test_barrier_predicates(int threads, int *out);
 
 #ifdef __cplusplus
 }

@@ -264,6 +264,27 @@ static void test_time_limit_accessing(void)
     set_mode("EMU_STEP_LIMIT", NULL);
 }
 
+/* Each thread gets the block's reduction of the predicate at each barrier: 100 threads (four
+ * warps, the last short), then 1 thread. */
+static void test_barrier_predicates(void)
+{
+    static int out[100 * 6];
+    for (int threads = 100; threads >= 1; threads -= 99) {
+        memset(out, 0xff, sizeof out);
+        CU_ASSERT_EQUAL_FATAL(emu_test_barrier_predicates(threads, out), cudaSuccess);
+        int thirds = (threads + 2) / 3, odd = threads / 2;
+        for (int t = 0; t < threads; t++) {
+            const int *r = &out[6 * t];
+            CU_ASSERT_EQUAL(r[0], thirds);
+            CU_ASSERT_EQUAL(r[1], 1);
+            CU_ASSERT_EQUAL(r[2], threads > 37);
+            CU_ASSERT_EQUAL(r[3], odd);
+            CU_ASSERT_EQUAL(r[4], threads <= 10);
+            CU_ASSERT_EQUAL(r[5], 0);
+        }
+    }
+}
+
 static void test_divergent_barrier(void)
 {
     expect_kernel_error(emu_test_divergent_barrier(), cudaErrorLaunchFailure, "emu_test_kernels.cu:274");
@@ -1030,6 +1051,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "endless loop of barriers alone stopped by the step budget", test_endless_barriers) ||
         !CU_add_test(s, "endless loop without memory accesses: time limit", test_time_limit) ||
         !CU_add_test(s, "endless loop with accesses, no step budget: time limit", test_time_limit_accessing) ||
+        !CU_add_test(s, "__syncthreads_count, _and, _or", test_barrier_predicates) ||
         !CU_add_test(s, "__syncthreads in divergent code", test_divergent_barrier) ||
         !CU_add_test(s, "an early return before __syncthreads: [barrier-divergence]", test_early_return_before_barrier) ||
         !CU_add_test(s, "a child grid not tail-launched reads what the parent writes: [race]", test_parent_child_race) ||
