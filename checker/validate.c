@@ -228,66 +228,81 @@ static void compute_reference(const check_case *cs, double *ref, double *abs_dot
     }
 }
 
-/* The reference of the case's product: from the cache, or computed (and kept when it is large
- * and there is room). NULL: out of memory. *owned: the caller frees it (not kept). */
-static const matmul_reference *reference_for(const check_case *cs, matmul_reference *scratch, int *owned)
+static int large_product(const check_case *cs)
 {
-    long long m = cs->size.m, k = cs->size.k, n = cs->size.n, bytes = 2 * m * n * (long long)sizeof(double);
-    int cacheable = m * n * k >= REFERENCE_CACHE_MACS && reference_cached < REFERENCE_CACHE_MAX &&
-                    reference_cache_bytes + bytes <= REFERENCE_CACHE_BYTES;
-    uint64_t inputs = m * n * k >= REFERENCE_CACHE_MACS ? hash_inputs(cs) : 0;
-    for (int i = 0; m * n * k >= REFERENCE_CACHE_MACS && i < reference_cached; i++) {
+    return cs->size.m * cs->size.n * cs->size.k >= REFERENCE_CACHE_MACS;
+}
+
+/* The kept reference of the case's product (its sizes, inputs: its hash), or NULL. */
+static const matmul_reference *kept_reference(const check_case *cs, uint64_t inputs)
+{
+    for (int i = 0; i < reference_cached; i++) {
         const matmul_reference *r = &reference_cache[i];
-        if (r->m == m && r->k == k && r->n == n && r->inputs == inputs)
+        if (r->m == cs->size.m && r->k == cs->size.k && r->n == cs->size.n && r->inputs == inputs)
             return r;
     }
-    matmul_reference *r = cacheable ? &reference_cache[reference_cached] : scratch;
-    *r = (matmul_reference){m, k, n, inputs, malloc((size_t)(m * n) * sizeof(double)),
-                            malloc((size_t)(m * n) * sizeof(double))};
+    return NULL;
+}
+
+/* Allocates and computes the case's reference into r. -1: out of memory. */
+static int make_reference(const check_case *cs, uint64_t inputs, matmul_reference *r)
+{
+    size_t elements = (size_t)(cs->size.m * cs->size.n);
+    *r = (matmul_reference){cs->size.m, cs->size.k, cs->size.n, inputs, malloc(elements * sizeof(double)),
+                            malloc(elements * sizeof(double))};
     if (!r->ref || !r->abs_dot) {
         free(r->ref);
         free(r->abs_dot);
-        return NULL;
+        return -1;
     }
     compute_reference(cs, r->ref, r->abs_dot);
-    *owned = !cacheable;
-    if (cacheable) {
-        reference_cached++;
-        reference_cache_bytes += bytes;
-    }
-    return r;
+    return 0;
+}
+
+/* Computes the case's reference and keeps it, where the cache has room; NULL where it has none
+ * (or memory ran out). */
+static const matmul_reference *keep_reference(const check_case *cs, uint64_t inputs)
+{
+    long long bytes = 2 * cs->size.m * cs->size.n * (long long)sizeof(double);
+    if (reference_cached == REFERENCE_CACHE_MAX || reference_cache_bytes + bytes > REFERENCE_CACHE_BYTES ||
+        make_reference(cs, inputs, &reference_cache[reference_cached]) != 0)
+        return NULL;
+    reference_cache_bytes += bytes;
+    return &reference_cache[reference_cached++];
 }
 
 void validate_prepare(const check_variant *v, const check_case *cs)
 {
-    long long m = cs->size.m, k = cs->size.k, n = cs->size.n;
-    if (v->task != TASK_MATMUL || m * n * k < REFERENCE_CACHE_MACS || m * n * k > MATMUL_FULL_CHECK_MACS)
+    if (v->task != TASK_MATMUL || !large_product(cs) ||
+        cs->size.m * cs->size.n * cs->size.k > MATMUL_FULL_CHECK_MACS)
         return;
-    matmul_reference scratch;
-    int owned = 0;
-    const matmul_reference *r = reference_for(cs, &scratch, &owned);
-    if (r && owned) {
-        free(scratch.ref);
-        free(scratch.abs_dot);
-    }
+    uint64_t inputs = hash_inputs(cs);
+    if (!kept_reference(cs, inputs))
+        keep_reference(cs, inputs);
 }
 
-/* Every element of C against the reference. */
+/* Every element of C against the reference: the kept one, else one computed (and kept, for a
+ * large product, where there is room). */
 static int check_matmul_rows(const check_case *cs, const float *got, mismatch_log *log)
 {
-    matmul_reference scratch;
-    int owned = 0;
-    const matmul_reference *r = reference_for(cs, &scratch, &owned);
-    if (!r)
-        return -1;
+    const matmul_reference *r = NULL;
+    if (large_product(cs)) {
+        uint64_t inputs = hash_inputs(cs);
+        if (!(r = kept_reference(cs, inputs)))
+            r = keep_reference(cs, inputs);
+    }
+    matmul_reference own = {0};
+    if (!r) {
+        if (make_reference(cs, 0, &own) != 0)
+            return -1;
+        r = &own;
+    }
     for (long long row = 0; row < cs->size.m; row++)
         for (long long col = 0; col < cs->size.n; col++)
             judge_matmul_element(cs, got, row, col, r->ref[row * cs->size.n + col],
                                  r->abs_dot[row * cs->size.n + col], log);
-    if (owned) {
-        free(scratch.ref);
-        free(scratch.abs_dot);
-    }
+    free(own.ref);
+    free(own.abs_dot);
     return 0;
 }
 
