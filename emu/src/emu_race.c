@@ -178,6 +178,12 @@ static cell *shared_cell(uintptr_t word)
     return i < shared_words ? &shared_cells[i] : NULL;
 }
 
+/* The cell of a word of the space (NULL: none, const __device__ data). */
+static inline cell *cell_of(int space, uintptr_t word)
+{
+    return space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);
+}
+
 static inline int current(const record *r) { return r->stamp >= interval_start; }
 static inline unsigned int warp_of(unsigned int thread) { return thread / 32; }
 
@@ -289,7 +295,7 @@ int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uint
         unsigned int lo = word == first ? (unsigned int)(addr & 3) : 0;
         unsigned int hi = word == last ? (unsigned int)((addr + (size ? size : 1) - 1) & 3) : 3;
         unsigned int mask = ((2u << hi) - 1) & ~((1u << lo) - 1);
-        cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);
+        cell *c = cell_of(space, word);
         if (!c)
             continue;
         if (!found)
@@ -330,7 +336,7 @@ int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit)
              * interval could make the load a race, and only for some lanes: then check it. */
             int stored = 0;
             for (uintptr_t word = l->addr >> 2, end = word + (size >> 2); word < end; word++) {
-                const cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);
+                const cell *c = cell_of(space, word);
                 stored |= c && current(&c->w);
             }
             if (!stored)
@@ -338,7 +344,7 @@ int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit)
         }
         int found = 0;
         for (uintptr_t word = l->addr >> 2, end = word + (size >> 2); word < end; word++) {
-            cell *c = space == SP_SHARED ? shared_cell(word) : emu_word_shadow_of(&global_cells, word << 2);
+            cell *c = cell_of(space, word);
             if (!c)
                 continue;
             if (!found)

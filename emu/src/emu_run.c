@@ -252,26 +252,37 @@ static int converged_rounds(emu_lane *L, int n, int m, emu_lane **g)
     return 0;
 }
 
+/* A barrier's reductions of its threads' predicates (__syncthreads_count, _and, _or). */
+typedef struct {
+    int count, all, any;
+} barrier_sums;
+static const barrier_sums no_sums = {0, 1, 0};
+
+static inline void add_predicate(barrier_sums *sums, unsigned long long value)
+{
+    sums->count += (int)value;
+    sums->all &= value != 0;
+    sums->any |= value != 0;
+}
+
 /* The running block's lanes that arrived at a barrier, or returned, since its last barrier
  * opened, counted as they stop (run_warp): a block whose lanes all wait at one barrier needs no
  * pass over its threads to find it out. */
 static struct {
     unsigned int waiting, returned;
-    int count, all, any;  /* of the waiting lanes' predicates (__syncthreads_count, _and, _or) */
-    uintptr_t site;       /* the barrier of the first to arrive */
-    int elsewhere;        /* a lane arrived at another site: run_block looks at every thread */
+    barrier_sums sums;
+    uintptr_t site; /* the barrier of the first to arrive */
+    int elsewhere;  /* a lane arrived at another site: run_block looks at every thread */
 } arrived;
 /* The warps whose lanes at the barrier that opened go on at their warp's next run (released
- * there, in the pass that looks for the lanes that can run), with these predicates' results. */
+ * there, in the pass that looks for the lanes that can run), with its reductions. */
 static uint32_t release_pending;
-static int released_count, released_all, released_any;
+static barrier_sums released;
 
 static void arrivals_reset(void)
 {
     arrived.waiting = arrived.returned = 0;
-    arrived.count = 0;
-    arrived.all = 1;
-    arrived.any = 0;
+    arrived.sums = no_sums;
     arrived.elsewhere = 0;
 }
 
@@ -285,9 +296,7 @@ static inline void note_stop(const emu_lane *l)
             arrived.site = l->site;
         else if (l->site != arrived.site)
             arrived.elsewhere = 1;
-        arrived.count += (int)l->value;
-        arrived.all &= l->value != 0;
-        arrived.any |= l->value != 0;
+        add_predicate(&arrived.sums, l->value);
     }
 }
 
@@ -315,9 +324,9 @@ static int run_warp(unsigned int w)
         int nready = 0, busy = 0; /* busy: a lane has logged accesses or waits at a warp operation */
         for (int i = 0; i < n && !faulted; i++) {
             if (release && L[i].state == L_BARRIER) {
-                L[i].result = L[i].op == 1   ? (unsigned long long)released_count
-                              : L[i].op == 2 ? (unsigned long long)released_all
-                                             : (unsigned long long)released_any;
+                L[i].result = L[i].op == 1   ? (unsigned long long)released.count
+                              : L[i].op == 2 ? (unsigned long long)released.all
+                                             : (unsigned long long)released.any;
                 L[i].state = L_READY;
             }
             if (L[i].state != L_READY) {
@@ -459,17 +468,15 @@ static int run_block(void)
          * thread returned, or waits at another site) every thread is looked at, in order. */
         int look = arrived.elsewhere || arrived.returned;
         emu_lane *first = NULL;
-        int waiting = look ? 0 : (int)arrived.waiting, count = look ? 0 : arrived.count,
-            all = look ? 1 : arrived.all, any = look ? 0 : arrived.any, returned = 0;
+        int waiting = look ? 0 : (int)arrived.waiting, returned = 0;
+        barrier_sums sums = look ? no_sums : arrived.sums;
         for (unsigned int i = 0; look && i < emu_nthreads; i++) {
             emu_lane *l = &emu_lanes[i];
             returned += l->state == L_DONE;
             if (l->state != L_BARRIER)
                 continue;
             waiting++;
-            count += (int)l->value;
-            all &= l->value != 0;
-            any |= l->value != 0;
+            add_predicate(&sums, l->value);
             if (!first) {
                 first = l;
             } else if (l->site != first->site && !same_source_line(l->site, first->site)) {
@@ -525,9 +532,7 @@ static int run_block(void)
         if (emu_trace_on)
             emu_trace_barrier();
         /* the waiting threads go on, each at its warp's next run */
-        released_count = count;
-        released_all = all;
-        released_any = any;
+        released = sums;
         release_pending = warps == 32 ? 0xffffffffu : (1u << warps) - 1;
         arrivals_reset();
     }
