@@ -28,6 +28,7 @@ typedef struct {
     int ladder, profile, require_model, timed_only;
     int fast; /* skip the diagnose stage (timing runs only, never grading) */
     int launcher; /* --launcher: the programs are the grader's run-lab, which runs a tool inside its sandbox */
+    int cores;    /* the emulator's cores per lab program (EMU_CORES): 2 where a core is spare, else 1 */
     uint64_t seed;
     double timeout_s;
     const char *view;       /* --view DIR: the HTML reports go there (NULL: none) */

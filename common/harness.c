@@ -824,6 +824,7 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     set_stage("case %d, first run", c);
     reset_case(&lc);
 #ifdef LAB_EMULATION
+    emu_harness_parallel(0); /* the counted, watched run on one core */
     emu_counters_reset();
     emu_harness_watch(lc.out.data, lc.out.bytes);
 #endif
@@ -840,6 +841,17 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     save_output(out, c, LABIO_OUT, &lc);
 
     if (lc.repeats > 0) {
+#ifdef LAB_EMULATION
+        /* The timed runs, whose counts nobody reads, on two cores where the checker gave two
+         * (EMU_CORES): the same checks and messages (a grid with anything to say runs on one).
+         * The emulator's helper process pays its page faults in its first grid: an untimed run
+         * first, as the first run warms a GPU. */
+        if (emu_harness_parallel(1) > 1) {
+            set_stage("case %d, untimed run on two cores", c);
+            reset_case(&lc);
+            launch_case(v, &lc);
+        }
+#endif
         double *times = calloc((size_t)lc.repeats, sizeof *times);
         double *trips = calloc((size_t)lc.repeats, sizeof *trips);
         double *cpu = calloc((size_t)lc.repeats, sizeof *cpu);

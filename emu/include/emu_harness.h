@@ -27,6 +27,16 @@ void emu_harness_init(void);
  * the filter, the run goes on and its "syscalls" mode says why. */
 void emu_harness_seal(void);
 
+/* Grids launched from now on may run on two cores (on = 1) or not (0; the default): with
+ * EMU_CORES=2, emu_harness_seal starts a helper process that runs some of each host launch's
+ * blocks beside the program (emu/src/emu_parallel.c). The results, messages and counts are the
+ * serial run's: a grid whose blocks touch each other's words, or that has anything to report,
+ * runs again on one core. Not while a range is watched (emu_harness_watch), nor in a build
+ * without the hooks. The "cores" mode says whether there is a helper. */
+int emu_harness_parallel(int on); /* the cores grids may use from now on: 1 or 2 */
+/* Grids that ran on two cores so far, and those abandoned and run again on one. */
+void emu_harness_parallel_runs(unsigned long long *finished, unsigned long long *abandoned);
+
 /* The modes read at start-up, one at a time: 0 and *name and value filled in for i = 0, 1, ...;
  * -1 past the last. */
 int emu_harness_mode(int i, const char **name, char *value, size_t size);

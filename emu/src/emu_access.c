@@ -210,6 +210,8 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
     } else if (a - emu_scratch_lo < emu_scratch_hi - emu_scratch_lo) {
         return; /* launch arguments */
     } else if (emu_is_device_variable(a)) {
+        if (__builtin_expect(emu_parallel_side >= 0, 0) && kind != K_LOAD)
+            emu_parallel_bail_lane(l, site); /* the other side's copy of the variables would not see it */
         space = SP_GLOBAL; /* a __device__ variable */
     } else if (a - (uintptr_t)__start_emu_device_ro < (uintptr_t)(__stop_emu_device_ro - __start_emu_device_ro)) {
         if (kind != K_LOAD)
@@ -326,65 +328,76 @@ void *emu_kernel_memset(void *dst, int value, size_t n)
 
 /* ---- atomics: the hook, then the read-modify-write ---- */
 
-#define ATOMIC_BODY(T)                                                                                      \
+/* The new value of each operation (EMU_AT_*), from the word's old one. */
+static inline int next_i32(int op, int old, int v, int cmp)
+{
+    switch (op) {
+    case EMU_AT_ADD: return (int)((unsigned)old + (unsigned)v);
+    case EMU_AT_SUB: return (int)((unsigned)old - (unsigned)v);
+    case EMU_AT_EXCH: return v;
+    case EMU_AT_MIN: return v < old ? v : old;
+    case EMU_AT_MAX: return v > old ? v : old;
+    case EMU_AT_AND: return old & v;
+    case EMU_AT_OR: return old | v;
+    case EMU_AT_XOR: return old ^ v;
+    case EMU_AT_CAS: return old == cmp ? v : old;
+    default: return old;
+    }
+}
+
+#define NEXT_UNSIGNED(NAME, T)                                                                              \
+    static inline T NAME(int op, T old, T v, T cmp)                                                         \
+    {                                                                                                       \
+        switch (op) {                                                                                       \
+        case EMU_AT_ADD: return (T)(old + v);                                                               \
+        case EMU_AT_SUB: return (T)(old - v);                                                               \
+        case EMU_AT_EXCH: return v;                                                                         \
+        case EMU_AT_MIN: return v < old ? v : old;                                                          \
+        case EMU_AT_MAX: return v > old ? v : old;                                                          \
+        case EMU_AT_AND: return old & v;                                                                    \
+        case EMU_AT_OR: return old | v;                                                                     \
+        case EMU_AT_XOR: return old ^ v;                                                                    \
+        case EMU_AT_CAS: return old == cmp ? v : old;                                                       \
+        case EMU_AT_INC: return old >= v ? 0 : old + 1;                                                     \
+        case EMU_AT_DEC: return (old == 0 || old > v) ? v : old - 1;                                        \
+        default: return old;                                                                                \
+        }                                                                                                   \
+    }
+NEXT_UNSIGNED(next_u32, unsigned int)
+NEXT_UNSIGNED(next_u64, unsigned long long)
+
+/* The hook, then the read-modify-write. In a grid on two cores the other side may update the
+ * same global word at once (emu_parallel.c lets atomics of both sides meet): there a real
+ * atomic, a compare-and-swap loop; elsewhere a plain one (each side runs one lane at a time). */
+#define ATOMIC_RMW(T, NEXT)                                                                                 \
     emu_access((uintptr_t)a, sizeof(T), K_ATOMIC, RA());                                                    \
-    T old = *a;                                                                                             \
-    switch (op) {                                                                                           \
-    case EMU_AT_ADD: *a = (T)(old + v); break;                                                              \
-    case EMU_AT_SUB: *a = (T)(old - v); break;                                                              \
-    case EMU_AT_EXCH: *a = v; break;                                                                        \
-    case EMU_AT_MIN: *a = v < old ? v : old; break;                                                         \
-    case EMU_AT_MAX: *a = v > old ? v : old; break;                                                         \
-    case EMU_AT_AND: *a = old & v; break;                                                                   \
-    case EMU_AT_OR: *a = old | v; break;                                                                    \
-    case EMU_AT_XOR: *a = old ^ v; break;                                                                   \
-    case EMU_AT_CAS: *a = old == cmp ? v : old; break;                                                      \
-    case EMU_AT_INC: *a = old >= v ? 0 : old + 1; break;                                                    \
-    case EMU_AT_DEC: *a = (old == 0 || old > v) ? v : old - 1; break;                                       \
+    T old = *a, now;                                                                                        \
+    if (__builtin_expect(emu_parallel_owners != NULL, 0) &&                                                 \
+        (uintptr_t)a - emu_arena_lo < emu_arena_hi - emu_arena_lo) {                                        \
+        do                                                                                                  \
+            now = NEXT;                                                                                     \
+        while (!__atomic_compare_exchange(a, &old, &now, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));          \
+    } else {                                                                                                \
+        now = NEXT;                                                                                         \
+        *a = now;                                                                                           \
     }                                                                                                       \
     return old;
 
-int emu_atomic_i32(int op, int *a, int v, int cmp)
-{
-    emu_access((uintptr_t)a, 4, K_ATOMIC, RA());
-    int old = *a;
-    switch (op) {
-    case EMU_AT_ADD: *a = (int)((unsigned)old + (unsigned)v); break;
-    case EMU_AT_SUB: *a = (int)((unsigned)old - (unsigned)v); break;
-    case EMU_AT_EXCH: *a = v; break;
-    case EMU_AT_MIN: *a = v < old ? v : old; break;
-    case EMU_AT_MAX: *a = v > old ? v : old; break;
-    case EMU_AT_AND: *a = old & v; break;
-    case EMU_AT_OR: *a = old | v; break;
-    case EMU_AT_XOR: *a = old ^ v; break;
-    case EMU_AT_CAS: *a = old == cmp ? v : old; break;
-    default: break;
-    }
-    return old;
-}
+int emu_atomic_i32(int op, int *a, int v, int cmp) { ATOMIC_RMW(int, next_i32(op, old, v, cmp)) }
 
-unsigned int emu_atomic_u32(int op, unsigned int *a, unsigned int v, unsigned int cmp) { ATOMIC_BODY(unsigned int) }
+unsigned int emu_atomic_u32(int op, unsigned int *a, unsigned int v, unsigned int cmp)
+{
+    ATOMIC_RMW(unsigned int, next_u32(op, old, v, cmp))
+}
 
 unsigned long long emu_atomic_u64(int op, unsigned long long *a, unsigned long long v, unsigned long long cmp)
 {
-    ATOMIC_BODY(unsigned long long)
+    ATOMIC_RMW(unsigned long long, next_u64(op, old, v, cmp))
 }
 
-float emu_atomic_f32(int op, float *a, float v)
-{
-    emu_access((uintptr_t)a, 4, K_ATOMIC, RA());
-    float old = *a;
-    *a = op == EMU_AT_ADD ? old + v : v;
-    return old;
-}
+float emu_atomic_f32(int op, float *a, float v) { ATOMIC_RMW(float, op == EMU_AT_ADD ? old + v : v) }
 
-double emu_atomic_f64(int op, double *a, double v)
-{
-    emu_access((uintptr_t)a, 8, K_ATOMIC, RA());
-    double old = *a;
-    *a = op == EMU_AT_ADD ? old + v : v;
-    return old;
-}
+double emu_atomic_f64(int op, double *a, double v) { ATOMIC_RMW(double, op == EMU_AT_ADD ? old + v : v) }
 
 /* ---- counting ---- */
 
@@ -415,24 +428,23 @@ static void insert_sorted_unique(uintptr_t *set, int *n, uintptr_t v)
 /* Unrolled loads (wide_load_sites): the warp-level 16-byte global loads of each code site. A
  * loop with four int4 loads in flight runs four sites as often as each other; the same loop
  * rolled runs one. Sites past the table's size are not counted (a kernel has a handful). */
-#define WIDE_SITES 256
-static struct {
-    uintptr_t site;
-    unsigned long long loads;
-} wide_sites[WIDE_SITES];
+#define WIDE_SITES EMU_WIDE_SITES
+static __typeof__(((emu_counter_state *)0)->wide[0]) wide_sites[WIDE_SITES];
 
-static void count_wide_load(uintptr_t site)
+static void count_wide_loads(uintptr_t site, unsigned long long loads)
 {
     unsigned int h = (unsigned int)((site * 0x9E3779B97F4A7C15ull) >> 56);
     for (unsigned int probe = 0; probe < WIDE_SITES; probe++) {
         unsigned int i = (h + probe) % WIDE_SITES;
         if (wide_sites[i].site == site || wide_sites[i].site == 0) {
             wide_sites[i].site = site;
-            wide_sites[i].loads++;
+            wide_sites[i].loads += loads;
             return;
         }
     }
 }
+
+static void count_wide_load(uintptr_t site) { count_wide_loads(site, 1); }
 
 /* The sites that ran at least half as many 16-byte loads as the busiest one. */
 static unsigned long long busy_wide_sites(void)
@@ -539,6 +551,39 @@ void emu_counters_reset(void)
 {
     memset(&emu_counts, 0, sizeof emu_counts);
     memset(wide_sites, 0, sizeof wide_sites);
+}
+
+void emu_counters_save(emu_counter_state *s)
+{
+    s->counts = emu_counts;
+    memcpy(s->wide, wide_sites, sizeof wide_sites);
+}
+
+void emu_counters_restore(const emu_counter_state *s)
+{
+    emu_counts = s->counts;
+    memcpy(wide_sites, s->wide, sizeof wide_sites);
+}
+
+void emu_counters_add(const emu_counter_state *s)
+{
+    unsigned long long *to = (unsigned long long *)&emu_counts;
+    const unsigned long long *from = (const unsigned long long *)&s->counts;
+    unsigned long long *max[] = {&emu_counts.max_thread_reads, &emu_counts.max_thread_writes,
+                                 &emu_counts.block_barriers_max};
+    for (size_t i = 0; i < sizeof emu_counts / sizeof *to; i++) {
+        int is_max = 0;
+        for (size_t m = 0; m < sizeof max / sizeof *max; m++)
+            is_max |= max[m] == &to[i];
+        if (is_max)
+            to[i] = to[i] > from[i] ? to[i] : from[i];
+        else
+            to[i] += from[i];
+    }
+    for (int i = 0; i < WIDE_SITES; i++)
+        if (s->wide[i].site)
+            count_wide_loads(s->wide[i].site, s->wide[i].loads);
+    emu_counts.wide_load_sites = busy_wide_sites(); /* derived: made again from the joined table */
 }
 
 void emu_counters_get(emu_counters *out)

@@ -46,6 +46,8 @@ __attribute__((destructor)) static void emu_check_unreported(void)
 
 void emu_host_error(cudaError_t code, const char *fmt, ...)
 {
+    if (emu_cur) /* a host call's error met in a kernel on two cores: said by the run on one */
+        emu_parallel_bail_lane(emu_cur, 0);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(emu_error_message, sizeof emu_error_message, fmt, ap);

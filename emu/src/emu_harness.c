@@ -60,6 +60,10 @@ int emu_harness_mode(int i, const char **name, char *value, size_t size)
         *name = "syscalls";
         snprintf(value, size, "%s", seal_status);
         return 0;
+    case 7:
+        *name = "cores";
+        snprintf(value, size, "%d", emu_parallel_cores());
+        return 0;
     default:
         return -1;
     }
@@ -83,7 +87,7 @@ static struct scmp_arg_cmp when(unsigned arg, enum scmp_compare op, scmp_datum_t
     return c;
 }
 
-static int install_filter(char *why, size_t size)
+int emu_harness_filter(char *why, size_t size)
 {
     static const int plain[] = {
         SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(close), SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(lseek),
@@ -150,9 +154,10 @@ static int install_filter(char *why, size_t size)
 void emu_harness_seal(void)
 {
     char why[120];
+    emu_parallel_start();   /* the helper for a second core (EMU_CORES=2), holding no symbolizer */
     emu_symbolizer_start(); /* before: no process can be started after */
     emu_symbolizer_seal();
-    if (install_filter(why, sizeof why) == 0)
+    if (emu_harness_filter(why, sizeof why) == 0)
         snprintf(seal_status, sizeof seal_status, "filtered");
     else
         snprintf(seal_status, sizeof seal_status, "unfiltered: %s", why);

@@ -78,12 +78,25 @@ void emu_device_close(void);
 int emu_is_device_variable(uintptr_t addr);
 /* Frees every allocation (cudaDeviceReset). */
 void emu_mem_reset(void);
+/* The arena, its initialization shadow and the launch scratch in mappings shared with a process
+ * forked later (emu_parallel.c); only before the first cudaMalloc: 0, or -1. */
+int emu_mem_share(void);
+/* The live blocks: their count, and a copy of the table (emu_mem_table) for the helper, which
+ * takes it as its own (emu_mem_adopt); the end of the highest block. */
+size_t emu_mem_count(void);
+const emu_alloc *emu_mem_table(void);
+void emu_mem_adopt(const emu_alloc *table, size_t count);
+uintptr_t emu_mem_reach(void);
 /* Which bytes of the arena were ever written (1) or not (0): the shadow of
  * address a is emu_global_shadow[a - emu_arena_lo]. */
 extern unsigned char *emu_global_shadow;
 /* Scratch memory for launch closures: never checked, never counted. */
 extern uintptr_t emu_scratch_lo, emu_scratch_hi;
 void emu_scratch_reset(void);
+
+/* emu_harness.c: the seccomp filter of a sealed program (its helper installs its own): 0, or -1
+ * with why. */
+int emu_harness_filter(char *why, size_t size);
 
 /* ---- diagnostics (emu_diag.c) ---- */
 /* Writes "file:line (function)" for a code address into buf (answers are cached). */
@@ -326,9 +339,26 @@ _Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, ui
 #define EMU_TAG_TRAP "[trap]"
 #define EMU_TAG_STACK "[stack-overflow]"
 #define EMU_TAG_CRASH "[crash]"
+/* Not a diagnosis: a run on two cores (emu_parallel.c) met what only the serial run may decide
+ * or say; the grid runs again on one core, which reports whatever there is. Never printed. */
+#define EMU_TAG_PARALLEL "[parallel]"
 
 /* emu_access.c */
 extern emu_counters emu_counts;
+/* The counters and the per-site table that wide_load_sites is made from: saved and restored
+ * around a run on two cores, and the helper's added to the program's (sums, and the maxima of
+ * the max_* counters). */
+#define EMU_WIDE_SITES 256
+typedef struct {
+    emu_counters counts;
+    struct {
+        uintptr_t site;
+        unsigned long long loads;
+    } wide[EMU_WIDE_SITES];
+} emu_counter_state;
+void emu_counters_save(emu_counter_state *s);
+void emu_counters_restore(const emu_counter_state *s);
+void emu_counters_add(const emu_counter_state *s);
 extern size_t emu_dyn_shared_bytes; /* of the running grid */
 /* Fresh shared memory for a block: the poison pattern 0xFF, and nothing written yet. */
 void emu_shared_fresh(void);
@@ -365,11 +395,42 @@ void emu_watch_round(emu_lane **g, int n); /* a global store or atomic round */
 /* The lanes g[0..n) of one warp meet at a warp operation: exchange and release them. */
 int emu_warp_round(emu_lane **g, int n); /* -1: a fault (a mask the call breaks) */
 
+/* emu_parallel.c: two cores for one grid (EMU_CORES=2, and the harness's emu_harness_parallel).
+ * A helper process forked before the seal runs blocks beside the program; what it needs of the
+ * program's device memory is in shared mappings (emu_mem_share). A word one side wrote and the
+ * other touched, a diagnosis, a print, a __device__ store or a device-side launch abandons the
+ * run: device memory and the counters go back to where they were and the grid runs on one core.
+ * emu_parallel_side: -1 outside such a run, else EMU_SIDE_PROGRAM or EMU_SIDE_HELPER. */
+enum { EMU_SIDE_PROGRAM = 0, EMU_SIDE_HELPER = 1 };
+extern int emu_parallel_side;
+void emu_parallel_start(void);                /* forks the helper (emu_harness_seal, before the filter) */
+int emu_parallel_grid(emu_launch_rec *r);     /* 0: the grid ran on two cores; 1: run it on one */
+unsigned long long emu_parallel_next_block(void); /* the next block either side runs */
+/* A host grid ran on one core, with the counters and emu_kernel_said as they were before it: a
+ * kernel whose blocks updated global words atomically (they meet: a counter, a total), that
+ * launched a grid, or that said something (each run would say it again) stays on one core. */
+void emu_parallel_observe(const emu_launch_rec *r, const emu_counters *before, unsigned long long said_before);
+/* In a run on two cores: abandons it (1), after which the caller stops the grid; else 0. */
+int emu_parallel_bail(void);
+/* Abandons the run without stopping anything now (the sides stop at their next check). */
+void emu_parallel_abandon(void);
+/* The same from a lane (stops it with the fault that abandons the run); returns where no run is on. */
+void emu_parallel_bail_lane(emu_lane *l, uintptr_t site);
+/* Checks and records one global access's words (arena only): -1 when the other side wrote one
+ * of them, or touched one this access writes (the run is then abandoned). */
+int emu_parallel_claim(uintptr_t addr, unsigned int size, int kind);
+extern unsigned char *emu_parallel_owners; /* non-NULL while a run on two cores is on */
+/* At a budget check: -1 when the run was abandoned or both sides' steps pass the limit. */
+int emu_parallel_budget(unsigned long long limit);
+int emu_parallel_cores(void); /* the cores grids may use: 1, or 2 with a helper */
+
 /* emu_run.c */
 extern emu_launch_rec *emu_running; /* the grid running now */
 extern uint3 emu_block;             /* the block running now */
 extern unsigned int emu_nthreads;   /* threads per block of the running grid */
 int emu_run_grid(emu_launch_rec *r); /* -1: a fault (in emu_fault) stopped it */
+/* The same, with the blocks handed out by emu_parallel_next_block (a run on two cores). */
+int emu_run_shared_grid(emu_launch_rec *r);
 
 /* emu_launch.c: limits of one host launch */
 enum { RACES_OFF = 0, RACES_WARN = 1, RACES_ERROR = 2 };
@@ -380,6 +441,7 @@ typedef struct {
     int warp_sync_mode;            /* EMU_WARP_SYNC: RACES_WARN or RACES_ERROR */
     double time_limit_s;           /* EMU_TIME_LIMIT_S */
     unsigned long long step_limit; /* EMU_STEP_LIMIT */
+    int cores;                     /* EMU_CORES: 1, or 2 for a helper process (emu_parallel.c) */
 } emu_settings_t;
 extern union emu_settings_page {
     emu_settings_t s;
@@ -388,6 +450,7 @@ extern union emu_settings_page {
 #define emu_race_mode (emu_settings_page.s.race_mode)
 #define emu_warp_sync_mode (emu_settings_page.s.warp_sync_mode)
 void emu_settings_seal(void); /* the page read-only from now on */
+#define emu_cores_setting (emu_settings_page.s.cores)
 extern unsigned long long emu_steps;
 extern unsigned long long emu_host_launches; /* launches from the host so far (emu_launch.c) */
 #define emu_time_limit_s (emu_settings_page.s.time_limit_s)
@@ -399,6 +462,9 @@ unsigned long long emu_step_limit(void);
 extern const char *emu_trace_path;   /* EMU_TRACE as read at start-up (NULL: no trace) */
 
 /* emu_report.c */
+/* Warnings printed and kernel prints so far (a kernel that says something stays on one core:
+ * emu_parallel_observe). */
+extern unsigned long long emu_kernel_said;
 const char *emu_kind_name(int kind);
 /* "block (x,y,z), thread (x,y,z)" of the running lane */
 void emu_describe_thread(char *buf, size_t size);

@@ -18,7 +18,7 @@ static size_t dyn_shared_limit = 48u << 10;
 static emu_launch_rec *queue_head, *queue_tail;
 static const char *next_name; /* emu_launch_name() for the next launch */
 
-union emu_settings_page emu_settings_page __attribute__((aligned(4096))) = {{RACES_ERROR, RACES_ERROR, 300.0, 1ull << 31}};
+union emu_settings_page emu_settings_page __attribute__((aligned(4096))) = {{RACES_ERROR, RACES_ERROR, 300.0, 1ull << 31, 1}};
 static int settings_sealed;
 unsigned long long emu_steps;
 unsigned long long emu_host_launches;
@@ -101,6 +101,8 @@ void emu_settings_load(void)
     step_limit = e ? strtoull(e, NULL, 10) : (1ull << 31);
     if (!step_limit)
         step_limit = ~0ull;
+    e = getenv("EMU_CORES");
+    emu_settings_page.s.cores = e && strtol(e, NULL, 10) >= 2 ? 2 : 1;
     e = getenv("EMU_TIME_LIMIT_S");
     emu_time_limit_s = e ? strtod(e, NULL) : 300.0;
     emu_race_mode = env_mode("EMU_RACES", 1);
@@ -140,6 +142,8 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
     char msg[512];
     const char *name = next_name;
     next_name = NULL;
+    if (emu_cur) /* on two cores, a child grid would run on one side only: the grid runs again on one */
+        emu_parallel_bail_lane(emu_cur, 0);
     if (check_config(grid, block, shmem, msg, sizeof msg) != 0) {
         if (emu_cur) {
             emu_device_set_error(cudaErrorInvalidConfiguration);
@@ -219,7 +223,15 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
             emu_fault_lane = NULL;
             emu_device_set_error(cudaSuccess);
             emu_error_device_side(1);
-            int status = emu_run_grid(q);
+            /* the host's grid on two cores where it may (it runs on one when that fails) */
+            int status = 0;
+            if (q != r || emu_parallel_grid(q) != 0) {
+                emu_counters before = emu_counts;
+                unsigned long long said = emu_kernel_said;
+                status = emu_run_grid(q);
+                if (q == r)
+                    emu_parallel_observe(q, &before, said);
+            }
             emu_error_device_side(0);
             if (status != 0) {
                 emu_report_fault();
@@ -252,9 +264,13 @@ int emu_check_budget(void)
     /* The clock is read every 65536 accesses or so. emu_steps grows by a warp's lanes at a time,
      * so a test of exact multiples would skip most of them and leave the time limit to chance. */
     int late = 0;
-    if (emu_time_limit_s > 0 && emu_steps >= next_clock_check) {
+    if (emu_steps >= next_clock_check) {
         next_clock_check = emu_steps + (1u << 16);
-        late = now_s() - launch_start_s > emu_time_limit_s;
+        if (emu_time_limit_s > 0 && emu_parallel_side != EMU_SIDE_HELPER) /* the program's clock */
+            late = now_s() - launch_start_s > emu_time_limit_s;
+        /* on two cores: the other side abandoned the run, or both sides' steps pass the limit */
+        if (emu_parallel_side >= 0 && emu_parallel_budget(step_limit) != 0)
+            return -1;
     }
     if (emu_timed_out || late) {
         emu_fault_set(cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, 0, NULL,

@@ -38,6 +38,7 @@ static emu_alloc *allocs; /* sorted by start */
 static size_t alloc_count, alloc_cap;
 static size_t bytes_in_use;
 static const emu_alloc *last_hit;
+static int shared_maps; /* emu_mem_share(): freed pages must be removed, not only dropped */
 
 void emu_mem_init(void)
 {
@@ -66,6 +67,57 @@ void emu_mem_init(void)
     scratch_next = emu_scratch_lo;
 }
 
+/* A fresh mapping over [p, p+bytes), shared with the processes forked from now on. */
+static int remap_shared(void *p, size_t bytes, int prot)
+{
+    void *q = mmap(p, bytes, prot, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    return q == p ? 0 : -1;
+}
+
+int emu_mem_share(void)
+{
+    emu_mem_init();
+    if (shared_maps)
+        return 0;
+    if (alloc_count != 0 || scratch_next != emu_scratch_lo)
+        return -1;
+    if (remap_shared((void *)emu_arena_lo, ARENA_BYTES, PROT_NONE) != 0 ||
+        remap_shared(emu_global_shadow, ARENA_BYTES, PROT_NONE) != 0 ||
+        remap_shared((void *)emu_scratch_lo, SCRATCH_BYTES, PROT_READ | PROT_WRITE) != 0) {
+        fprintf(stderr, "emu: cannot share device memory with a second process\n");
+        abort(); /* a range half remapped: nothing sane to go on with */
+    }
+    shared_maps = 1;
+    return 0;
+}
+
+/* Pages of a block given back: a shared page keeps its bytes for every process mapping it
+ * until it is removed (fresh pages read 0 either way). */
+static void drop_pages(void *p, size_t len) { madvise(p, len, shared_maps ? MADV_REMOVE : MADV_DONTNEED); }
+
+size_t emu_mem_count(void) { return alloc_count; }
+const emu_alloc *emu_mem_table(void) { return allocs; }
+
+uintptr_t emu_mem_reach(void)
+{
+    return alloc_count ? allocs[alloc_count - 1].start + allocs[alloc_count - 1].span : emu_arena_lo;
+}
+
+void emu_mem_adopt(const emu_alloc *table, size_t count)
+{
+    if (count > alloc_cap) {
+        emu_alloc *n = realloc(allocs, count * sizeof *n);
+        if (!n)
+            abort();
+        allocs = n;
+        alloc_cap = count;
+    }
+    if (count)
+        memcpy(allocs, table, count * sizeof *allocs);
+    alloc_count = count;
+    last_hit = NULL;
+}
+
 void *emu_closure_alloc(size_t bytes)
 {
     emu_mem_init();
@@ -79,6 +131,14 @@ void *emu_closure_alloc(size_t bytes)
 }
 
 void emu_scratch_reset(void) { scratch_next = emu_scratch_lo; }
+
+/* Called from a kernel on two cores, a call that changes device memory or its table would do so
+ * on one side only: the run is abandoned (the lane stops) and the grid runs again on one core. */
+static void from_kernel(void)
+{
+    if (emu_cur)
+        emu_parallel_bail_lane(emu_cur, 0);
+}
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -185,6 +245,7 @@ const emu_alloc *emu_alloc_nearest(uintptr_t addr)
 
 cudaError_t cudaMalloc(void **ptr, size_t bytes)
 {
+    from_kernel();
     if (!ptr)
         return cudaErrorInvalidValue;
     if (emu_sticky_error())
@@ -295,6 +356,7 @@ cudaError_t cudaMallocManaged(void **ptr, size_t bytes, unsigned int flags)
 
 cudaError_t cudaFree(void *ptr)
 {
+    from_kernel();
     if (!ptr)
         return cudaSuccess;
     if (emu_in_kernel())
@@ -310,8 +372,8 @@ cudaError_t cudaFree(void *ptr)
             if (len <= KEEP_PAGES_MAX) {
                 memset(shadow, 0, len);
             } else {
-                madvise(ptr, len, MADV_DONTNEED);
-                madvise(shadow, len, MADV_DONTNEED);
+                drop_pages(ptr, len);
+                drop_pages(shadow, len);
                 emu_fence_unmap(allocs[i].start, len);
                 emu_race_unmap(allocs[i].start, len);
             }
@@ -331,6 +393,7 @@ cudaError_t cudaFree(void *ptr)
 
 cudaError_t cudaMallocHost(void **ptr, size_t bytes)
 {
+    from_kernel();
     if (!ptr)
         return cudaErrorInvalidValue;
     *ptr = malloc(bytes ? bytes : 1);
@@ -400,6 +463,7 @@ static unsigned char *shadow_at(const void *p) { return emu_global_shadow + ((ui
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
+    from_kernel();
     cudaError_t e;
     if (emu_sticky_error())
         return emu_sticky_error();
@@ -473,6 +537,7 @@ long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *f
 /* cudaMemcpyToSymbol and cudaMemcpyFromSymbol (the header's templates call these). */
 cudaError_t emu_memcpy_to_symbol(void *symbol, const void *src, size_t bytes)
 {
+    from_kernel();
     if (emu_sticky_error())
         return emu_sticky_error();
     emu_device_open();
@@ -483,6 +548,7 @@ cudaError_t emu_memcpy_to_symbol(void *symbol, const void *src, size_t bytes)
 
 cudaError_t emu_memcpy_from_symbol(void *dst, const void *symbol, size_t bytes)
 {
+    from_kernel();
     if (emu_sticky_error())
         return emu_sticky_error();
     emu_device_open();
@@ -499,6 +565,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpy
 
 cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
 {
+    from_kernel();
     cudaError_t e;
     if (emu_sticky_error())
         return emu_sticky_error();

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+unsigned long long emu_kernel_said;
+
 const char *emu_kind_name(int kind) { return kind == K_LOAD ? "load" : kind == K_STORE ? "store" : "atomic"; }
 
 void emu_describe_thread(char *buf, size_t size)
@@ -47,6 +49,8 @@ int emu_report_warp_sync(void)
     warp_sync.pending = warp_sync.race_seen = 0;
     if (!pending)
         return 0;
+    if (emu_parallel_bail())
+        return -1;
     emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_WARP_SYNC, warp_sync.site, warp_sync.lane,
                   "%s. This is wrong on real GPUs even if the result here is right: the emulator runs the 32 lanes of "
                   "a warp in lockstep, as GPUs before Volta did, but since Volta (sm_70) independent thread "
@@ -183,6 +187,8 @@ static const char *verb_past(int kind)
 void emu_report_early_race(emu_lane *l, uintptr_t child_site, int child_kind)
 {
     char mem[512], other[512];
+    if (emu_parallel_bail())
+        return;
     emu_describe_memory(SP_GLOBAL, l->addr, mem, sizeof mem);
     emu_describe_line(child_site, other, sizeof other);
     emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, l->site, l,
@@ -210,6 +216,7 @@ static int race_found(emu_lane *l, uintptr_t site, const char *what)
         return -1;
     }
     emu_describe_site(site, where, sizeof where);
+    emu_kernel_said++;
     fprintf(stderr, "emu: warning: " EMU_TAG_RACE " %s: %s\n", where, what);
     fflush(stderr);
     return 0;
@@ -222,12 +229,17 @@ void emu_report_shuffle_offset(uintptr_t site, const char *name, int offset, int
     int w = width > 0 && width <= 32 ? width : 32;
     if (offset < w)
         return;
+    if (emu_parallel_side >= 0) { /* on two cores: said by the run on one */
+        emu_parallel_abandon();
+        return;
+    }
     for (unsigned int i = 0; i < warned_n && i < 16; i++)
         if (warned[i] == site)
             return;
     warned[warned_n++ % 16] = site;
     char where[512];
     emu_describe_site(site, where, sizeof where);
+    emu_kernel_said++;
     fprintf(stderr,
             "emu: warning: %s: %s with offset %d, the whole width (%d) or more: every lane gets its own value "
             "back, so a reduction step that adds it doubles the value instead of adding a partner's; a warp's "
@@ -275,6 +287,8 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
     char mem[512], other[512], where[512], what[1800], kernel[300];
     const emu_lane *o = &emu_lanes[hit->thread];
     unsigned int warp = l->lin / 32;
+    if (emu_parallel_bail()) /* on two cores nothing is said or remembered: said by the run on one */
+        return -1;
     if (emu_running && emu_running->name)
         snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
     else
@@ -329,6 +343,7 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
         if (pair_seen(xchg_lines, &xchg_lines_n, text_hash(other), text_hash(where)))
             return 0;
         emu_describe_site(site, where, sizeof where);
+        emu_kernel_said++;
         fprintf(stderr, "emu: warning: " EMU_TAG_WARP_SYNC " %s: %s\n", where, what);
         if (!xchg_explained) {
             xchg_explained = 1;
@@ -371,6 +386,8 @@ int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsi
     unsigned int gx = r->grid.x, gy = r->grid.y;
     unsigned int wx = (unsigned int)(writer_block % gx), wy = (unsigned int)(writer_block / gx % gy),
                  wz = (unsigned int)(writer_block / ((uint64_t)gx * gy));
+    if (emu_parallel_bail())
+        return -1;
     if (r->name)
         snprintf(kernel, sizeof kernel, " in kernel %s", r->name);
     if (pair_seen(race_seen, &race_seen_n, writer_site, l->site))
@@ -396,6 +413,8 @@ void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t ad
 {
     char mem[512], kernel[300] = "";
     emu_lane *l = &emu_lanes[lin];
+    if (emu_parallel_bail())
+        return;
     if (emu_running && emu_running->name)
         snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
     emu_describe_memory(space, addr + bad, mem, sizeof mem);

@@ -60,6 +60,11 @@ int emu_run_ahead;
  * races) in lane order. -1: a fault stops the block. */
 static int access_round(emu_lane **g, int k)
 {
+    /* on two cores: a word the other side wrote, or touched where this one writes, abandons the run */
+    if (__builtin_expect(emu_parallel_owners != NULL, 0))
+        for (int i = 0; i < k; i++)
+            if (g[i]->space == SP_GLOBAL && emu_parallel_claim(g[i]->addr, g[i]->size, g[i]->kind) != 0)
+                return -1;
     /* Lanes of one instruction may reach different spaces through a generic pointer:
      * each space is its own instruction. */
     int same = 1;
@@ -598,43 +603,48 @@ static int run_early_children(void)
     return 0;
 }
 
-int emu_run_grid(emu_launch_rec *r)
+/* The grid's blocks in blockIdx order (x fastest), or those emu_parallel_next_block hands out
+ * (shared: a run on two cores, each side's in increasing order). */
+static int run_grid(emu_launch_rec *r, int shared)
 {
     emu_running = r;
     emu_dyn_shared_bytes = r->shmem;
     emu_nthreads = r->block.x * r->block.y * r->block.z;
-    emu_counts.kernels_launched++;
+    if (emu_parallel_side != EMU_SIDE_HELPER)
+        emu_counts.kernels_launched++; /* the program's count, once for both sides */
     emu_fence_grid();
     /* lanes run on between waits only where an exchange between lanes of a warp stops the kernel */
     emu_run_ahead = emu_race_mode != RACES_OFF && emu_warp_sync_mode == RACES_ERROR;
     if (emu_trace_on)
         emu_trace_launch(r);
     int status = 0;
-    for (unsigned int z = 0; z < r->grid.z; z++)
-        for (unsigned int y = 0; y < r->grid.y; y++)
-            for (unsigned int x = 0; x < r->grid.x; x++) {
-                emu_block.x = x;
-                emu_block.y = y;
-                emu_block.z = z;
-                emu_shared_fresh();
-                emu_uninit_forget();
-                emu_report_forget_warp_sync();
-                if (run_block() != 0) {
-                    /* a fault after an uninitialized read (a garbage index, say): the read is the cause */
-                    if (strcmp(emu_fault.tag, EMU_TAG_RACE) != 0 && strcmp(emu_fault.tag, EMU_TAG_WARP_SYNC) != 0 &&
-                        emu_uninit_check() == 0 && emu_run_ahead &&
-                        (!strcmp(emu_fault.tag, EMU_TAG_OOB) || !strcmp(emu_fault.tag, EMU_TAG_MISALIGNED) ||
-                         !strcmp(emu_fault.tag, EMU_TAG_CRASH)))
-                        emu_report_warp_sync(); /* lanes that ran on past the exchange computed other values */
-                    status = -1;
-                    goto done;
-                }
-                emu_fence_block_done();
-                if (run_early_children() != 0) {
-                    status = -1;
-                    goto done;
-                }
-            }
+    unsigned long long row = r->grid.x, plane = row * r->grid.y, blocks = plane * r->grid.z;
+    for (unsigned long long next = 0;; next++) {
+        unsigned long long b = shared ? emu_parallel_next_block() : next;
+        if (b >= blocks)
+            break;
+        emu_block.x = (unsigned int)(b % row);
+        emu_block.y = (unsigned int)(b % plane / row);
+        emu_block.z = (unsigned int)(b / plane);
+        emu_shared_fresh();
+        emu_uninit_forget();
+        emu_report_forget_warp_sync();
+        if (run_block() != 0) {
+            /* a fault after an uninitialized read (a garbage index, say): the read is the cause */
+            if (strcmp(emu_fault.tag, EMU_TAG_RACE) != 0 && strcmp(emu_fault.tag, EMU_TAG_WARP_SYNC) != 0 &&
+                emu_uninit_check() == 0 && emu_run_ahead &&
+                (!strcmp(emu_fault.tag, EMU_TAG_OOB) || !strcmp(emu_fault.tag, EMU_TAG_MISALIGNED) ||
+                 !strcmp(emu_fault.tag, EMU_TAG_CRASH)))
+                emu_report_warp_sync(); /* lanes that ran on past the exchange computed other values */
+            status = -1;
+            goto done;
+        }
+        emu_fence_block_done();
+        if (run_early_children() != 0) {
+            status = -1;
+            goto done;
+        }
+    }
 done:
     if (emu_early_parent == r) {
         emu_early_forget();
@@ -644,4 +654,7 @@ done:
         emu_trace_end(status != 0);
     return status;
 }
+
+int emu_run_grid(emu_launch_rec *r) { return run_grid(r, 0); }
+int emu_run_shared_grid(emu_launch_rec *r) { return run_grid(r, 1); }
 

@@ -569,6 +569,53 @@ static void test_broken_race_as_warning(void)
 }
 
 /* A float4 read one element late: inside the array, so only the alignment check sees it. */
+static int case_two_cores(int variant, int *value) { return broken_two_cores(variant, value); }
+
+/* The text of a case without its "@cores" line (the one thing two cores may change). */
+static void without_cores_line(const char *text, char *out, size_t size)
+{
+    const char *at = strstr(text, "@cores ");
+    const char *end = at ? strchr(at, '\n') : NULL;
+    snprintf(out, size, "%.*s%s", at ? (int)(at - text) : (int)strlen(text), text, end ? end + 1 : "");
+}
+
+static void test_two_cores(void)
+{
+    static case_run one, two;
+    static char text_one[sizeof one.text], text_two[sizeof two.text];
+    static const char *const on_one[] = {"EMU_CORES=1", NULL}, *const on_two[] = {"EMU_CORES=2", NULL};
+    for (int v = 0; v <= 5; v++) {
+        unsigned long long finished = 99, abandoned = 99;
+        run_case(case_two_cores, v, on_one, &one);
+        run_case(case_two_cores, v, on_two, &two);
+        CU_ASSERT_FALSE(one.crashed);
+        CU_ASSERT_FALSE(two.crashed);
+        /* the same result, messages, prints and counts */
+        CU_ASSERT_EQUAL(one.status, two.status);
+        CU_ASSERT_EQUAL(one.value, two.value);
+        without_cores_line(one.text, text_one, sizeof text_one);
+        without_cores_line(two.text, text_two, sizeof text_two);
+        CU_ASSERT_STRING_EQUAL(text_one, text_two);
+        /* and the grid ran on two cores, or was abandoned there and ran again on one */
+        const char *at = strstr(two.text, "@cores ");
+        CU_ASSERT(at && sscanf(at, "@cores %llu finished %llu abandoned", &finished, &abandoned) == 2);
+        if (v == 0 || v == 2) {
+            CU_ASSERT(finished == 1 && abandoned == 0);
+        } else {
+            CU_ASSERT(finished == 0 && abandoned == 1);
+        }
+        CU_ASSERT(has(&one, "@cores 0 finished 0 abandoned"));
+    }
+    run_case(case_two_cores, 3, on_two, &two);
+    CU_ASSERT_EQUAL(two.status, cudaErrorIllegalAddress);
+    CU_ASSERT(names_line(&two, "two_cores.cu", "one-past"));
+    run_case(case_two_cores, 4, on_two, &two);
+    CU_ASSERT(has(&two, "block 0\nblock 1\nblock 2\n"));
+    CU_ASSERT(has(&two, "block 63\n"));
+    run_case(case_two_cores, 5, on_two, &two);
+    CU_ASSERT_EQUAL(two.status, cudaSuccess);
+}
+
 static void test_host_boundary(void)
 {
     static case_run r;
@@ -1087,7 +1134,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: a shuffle reads an exited lane of its mask ([sync-mask])", test_broken_sync_mask_reads_exited_lane) ||
         !CU_add_test(s, "partial masks used correctly: no diagnosis", test_partial_masks_are_clean) ||
         !CU_add_test(s, "broken: __syncwarp and shuffle last warps (no warning)", test_broken_syncwarp_and_shuffle_are_clean) ||
-        !CU_add_test(s, "host code and device memory: as on a GPU", test_host_boundary))
+        !CU_add_test(s, "host code and device memory: as on a GPU", test_host_boundary) ||
+        !CU_add_test(s, "a grid on two cores says and returns what it does on one", test_two_cores))
         return -1;
     return 0;
 }

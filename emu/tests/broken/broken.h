@@ -53,6 +53,11 @@ int broken_writers(int variant, unsigned int word, emu_writer *w, emu_writer_gri
  * the second argument of a kernel whose parameters come from a macro (named by position) */
 int broken_oob_names(int variant);
 
+/* two_cores.cu: a grid on two cores (EMU_CORES=2) says and returns what it does on one: 0 clean,
+ * 1 blocks that read each other's words, 2 atomics into one total, 3 out-of-bounds in one block,
+ * 4 a print in every block, 5 a __device__ store */
+int broken_two_cores(int variant, int *value);
+
 #ifdef __cplusplus
 }
 #endif
