@@ -372,7 +372,7 @@ NEXT_UNSIGNED(next_u64, unsigned long long)
 #define ATOMIC_RMW(T, NEXT)                                                                                 \
     emu_access((uintptr_t)a, sizeof(T), K_ATOMIC, RA());                                                    \
     T old = *a, now;                                                                                        \
-    if (__builtin_expect(emu_parallel_owners != NULL, 0) &&                                                 \
+    if (__builtin_expect(emu_parallel_side >= 0, 0) &&                                                      \
         (uintptr_t)a - emu_arena_lo < emu_arena_hi - emu_arena_lo) {                                        \
         do                                                                                                  \
             now = NEXT;                                                                                     \
@@ -567,19 +567,16 @@ void emu_counters_restore(const emu_counter_state *s)
 
 void emu_counters_add(const emu_counter_state *s)
 {
+    const emu_counters *add = &s->counts, mine = emu_counts;
     unsigned long long *to = (unsigned long long *)&emu_counts;
-    const unsigned long long *from = (const unsigned long long *)&s->counts;
-    unsigned long long *max[] = {&emu_counts.max_thread_reads, &emu_counts.max_thread_writes,
-                                 &emu_counts.block_barriers_max};
-    for (size_t i = 0; i < sizeof emu_counts / sizeof *to; i++) {
-        int is_max = 0;
-        for (size_t m = 0; m < sizeof max / sizeof *max; m++)
-            is_max |= max[m] == &to[i];
-        if (is_max)
-            to[i] = to[i] > from[i] ? to[i] : from[i];
-        else
-            to[i] += from[i];
-    }
+    const unsigned long long *from = (const unsigned long long *)add;
+    for (size_t i = 0; i < sizeof emu_counts / sizeof *to; i++) /* every count a sum ... */
+        to[i] += from[i];
+#define LARGER(field) emu_counts.field = mine.field > add->field ? mine.field : add->field
+    LARGER(max_thread_reads); /* ... but the busiest thread's and block's */
+    LARGER(max_thread_writes);
+    LARGER(block_barriers_max);
+#undef LARGER
     for (int i = 0; i < WIDE_SITES; i++)
         if (s->wide[i].site)
             count_wide_loads(s->wide[i].site, s->wide[i].loads);

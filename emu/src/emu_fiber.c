@@ -158,6 +158,14 @@ static void fault_setv(cudaError_t code, const char *tag, uintptr_t site, emu_la
     emu_fault_lane = l;
 }
 
+void emu_fault_clear(void)
+{
+    emu_fault.pending = 0;
+    emu_fault.site = 0;
+    emu_fault_lane = NULL;
+    emu_device_set_error(cudaSuccess);
+}
+
 void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
 {
     va_list ap;

@@ -318,6 +318,8 @@ typedef struct {
 } emu_fault_rec;
 extern emu_fault_rec emu_fault;
 extern emu_lane *emu_fault_lane; /* the lane a fault is reported for (NULL: the block) */
+/* No fault pending and no device-side error: a grid about to run (on one core or two). */
+void emu_fault_clear(void);
 /* Records a fault found by the scheduler for lane l (NULL: the whole block) at code address site. */
 void emu_fault_set(cudaError_t code, const char *tag, uintptr_t site, emu_lane *l, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -419,7 +421,6 @@ void emu_parallel_bail_lane(emu_lane *l, uintptr_t site);
 /* Checks and records one global access's words (arena only): -1 when the other side wrote one
  * of them, or touched one this access writes (the run is then abandoned). */
 int emu_parallel_claim(uintptr_t addr, unsigned int size, int kind);
-extern unsigned char *emu_parallel_owners; /* non-NULL while a run on two cores is on */
 /* At a budget check: -1 when the run was abandoned or both sides' steps pass the limit. */
 int emu_parallel_budget(unsigned long long limit);
 int emu_parallel_cores(void); /* the cores grids may use: 1, or 2 with a helper */

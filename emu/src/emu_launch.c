@@ -218,10 +218,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
         if (!queue_head)
             queue_tail = NULL;
         if (!failed) {
-            emu_fault.pending = 0;
-            emu_fault.site = 0;
-            emu_fault_lane = NULL;
-            emu_device_set_error(cudaSuccess);
+            emu_fault_clear();
             emu_error_device_side(1);
             /* the host's grid on two cores where it may (it runs on one when that fails) */
             int status = 0;

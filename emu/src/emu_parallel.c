@@ -14,7 +14,8 @@
  * other side's copy would miss it), a device-side launch or runtime call, the step budget. Then
  * device memory and the counters go back to what they were before the launch (a copy taken
  * first), and the grid runs again on one core, which reports whatever there is. A kernel that
- * abandoned once runs on one core for the rest of the program. */
+ * abandoned once, or whose run on one core did global atomics, launched a grid or said something
+ * (emu_parallel_observe), runs on one core for the rest of the program. */
 #define _GNU_SOURCE
 #include "emu_harness.h"
 #include "emu_internal.h"
@@ -59,8 +60,7 @@ typedef struct {
 } reply;
 
 int emu_parallel_side = -1;
-unsigned char *emu_parallel_owners;
-static unsigned char *owners; /* per 4-byte arena word: READ_BIT and WRITE_BIT of each side */
+static unsigned char *owners; /* per 4-byte arena word: READ_BIT, WRITE_BIT and ATOMIC_BIT of each side */
 static control_page *control;
 static char *constant_mirror, *device_mirror;
 static size_t constant_bytes, device_bytes;
@@ -190,12 +190,8 @@ static _Noreturn void helper_main(int in, int out, pid_t program)
         emu_steps = 0;
         emu_host_launches = q.host_launches;
         emu_report_new_launch();
-        emu_fault.pending = 0;
-        emu_fault.site = 0;
-        emu_fault_lane = NULL;
-        emu_device_set_error(cudaSuccess);
+        emu_fault_clear();
         emu_parallel_side = EMU_SIDE_HELPER;
-        emu_parallel_owners = owners;
         /* its own alarm, for a lane that spins without an access (the program's stops the rest) */
         emu_timed_out = 0;
         struct itimerval alarm_at = {{0, 0}, {(time_t)emu_time_limit_s + 1, 0}}, off = {{0, 0}, {0, 0}};
@@ -206,7 +202,6 @@ static _Noreturn void helper_main(int in, int out, pid_t program)
         emu_error_device_side(0);
         setitimer(ITIMER_REAL, &off, NULL);
         emu_parallel_side = -1;
-        emu_parallel_owners = NULL;
         reply r;
         r.finished = status == 0 && !atomic_load(&control->abandoned);
         if (!r.finished)
@@ -267,7 +262,6 @@ unsigned long long emu_parallel_next_block(void)
         return ~0ull;
     return atomic_fetch_add(&control->next_block, 1);
 }
-
 
 static void abandon(void) { atomic_store(&control->abandoned, 1); }
 
@@ -380,7 +374,6 @@ static void copy_live(int to_snapshot)
     }
 }
 
-
 void emu_parallel_observe(const emu_launch_rec *r, const emu_counters *before, unsigned long long said_before)
 {
     /* a counter, a total or a last block (the blocks of such a kernel meet), a child grid, or a
@@ -427,10 +420,8 @@ int emu_parallel_grid(emu_launch_rec *r)
         return 1;
     }
     emu_parallel_side = EMU_SIDE_PROGRAM;
-    emu_parallel_owners = owners;
     int status = emu_run_shared_grid(r);
     emu_parallel_side = -1;
-    emu_parallel_owners = NULL;
     if (status != 0)
         abandon();
     reply back;
@@ -446,10 +437,7 @@ int emu_parallel_grid(emu_launch_rec *r)
     copy_live(0);
     emu_counters_restore(&saved);
     emu_steps = steps;
-    emu_fault.pending = 0;
-    emu_fault.site = 0;
-    emu_fault_lane = NULL;
-    emu_device_set_error(cudaSuccess);
+    emu_fault_clear();
     refuse(r);
     runs_abandoned++;
     return 1;

@@ -61,7 +61,7 @@ int emu_run_ahead;
 static int access_round(emu_lane **g, int k)
 {
     /* on two cores: a word the other side wrote, or touched where this one writes, abandons the run */
-    if (__builtin_expect(emu_parallel_owners != NULL, 0))
+    if (__builtin_expect(emu_parallel_side >= 0, 0))
         for (int i = 0; i < k; i++)
             if (g[i]->space == SP_GLOBAL && emu_parallel_claim(g[i]->addr, g[i]->size, g[i]->kind) != 0)
                 return -1;
