@@ -34,8 +34,10 @@ void emu_harness_seal(void);
  * runs again on one core. Not while a range is watched (emu_harness_watch), nor in a build
  * without the hooks. The "cores" mode says whether there is a helper. */
 int emu_harness_parallel(int on); /* the cores grids may use from now on: 1 or 2 */
-/* Grids that ran on two cores so far, and those abandoned and run again on one. */
-void emu_harness_parallel_runs(unsigned long long *finished, unsigned long long *abandoned);
+/* Grids that ran on two cores so far, those abandoned and run again on one, and the blocks the
+ * helper took in all of them (none where it woke too late: the program ran the whole grid). */
+void emu_harness_parallel_runs(unsigned long long *finished, unsigned long long *abandoned,
+                               unsigned long long *helper_blocks);
 
 /* The modes read at start-up, one at a time: 0 and *name and value filled in for i = 0, 1, ...;
  * -1 past the last. */

@@ -407,7 +407,8 @@ enum { EMU_SIDE_PROGRAM = 0, EMU_SIDE_HELPER = 1 };
 extern int emu_parallel_side;
 void emu_parallel_start(void);                /* forks the helper (emu_harness_seal, before the filter) */
 int emu_parallel_grid(emu_launch_rec *r);     /* 0: the grid ran on two cores; 1: run it on one */
-unsigned long long emu_parallel_next_block(void); /* the next block either side runs */
+/* The next block either side runs (of a grid of this many; past the end: none left). */
+unsigned long long emu_parallel_next_block(unsigned long long blocks);
 /* A host grid ran on one core, with the counters and emu_kernel_said as they were before it: a
  * kernel whose blocks updated global words atomically (they meet: a counter, a total), that
  * launched a grid, or that said something (each run would say it again) stays on one core. */

@@ -45,6 +45,7 @@ extern const char emu_unhooked_code[] __attribute__((weak));
 typedef struct {
     _Atomic unsigned long long next_block; /* the next block either side takes */
     _Atomic int abandoned;
+    _Atomic unsigned long long helper_blocks; /* the blocks the helper took in this run */
     _Atomic unsigned long long steps[2];   /* each side's, as of its last budget check */
 } control_page;
 
@@ -73,7 +74,7 @@ static struct {
     char name[96];
 } refused[REFUSED_MAX];
 static int refused_n;
-static unsigned long long runs_finished, runs_abandoned;
+static unsigned long long runs_finished, runs_abandoned, blocks_by_helper;
 static unsigned char *snapshot;
 static size_t snapshot_cap;
 
@@ -256,11 +257,14 @@ int emu_parallel_cores(void) { return to_helper >= 0 ? 2 : 1; }
 
 /* ---- both sides, during a run ---- */
 
-unsigned long long emu_parallel_next_block(void)
+unsigned long long emu_parallel_next_block(unsigned long long blocks)
 {
     if (atomic_load_explicit(&control->abandoned, memory_order_relaxed))
         return ~0ull;
-    return atomic_fetch_add(&control->next_block, 1);
+    unsigned long long b = atomic_fetch_add(&control->next_block, 1);
+    if (b < blocks && emu_parallel_side == EMU_SIDE_HELPER)
+        atomic_fetch_add_explicit(&control->helper_blocks, 1, memory_order_relaxed);
+    return b;
 }
 
 static void abandon(void) { atomic_store(&control->abandoned, 1); }
@@ -409,6 +413,7 @@ int emu_parallel_grid(emu_launch_rec *r)
     unsigned long long steps = emu_steps;
     atomic_store(&control->next_block, 0);
     atomic_store(&control->abandoned, 0);
+    atomic_store(&control->helper_blocks, 0);
     atomic_store(&control->steps[0], 0);
     atomic_store(&control->steps[1], 0);
     if (constant_bytes)
@@ -428,6 +433,7 @@ int emu_parallel_grid(emu_launch_rec *r)
     int answered = read_all(from_helper, &back, sizeof back) == 0;
     if (!answered)
         helper_gone();
+    blocks_by_helper += atomic_load(&control->helper_blocks);
     if (status == 0 && answered && back.finished && !atomic_load(&control->abandoned)) {
         emu_counters_add(&back.counters);
         runs_finished++;
@@ -449,8 +455,10 @@ int emu_harness_parallel(int on)
     return on && to_helper >= 0 ? 2 : 1;
 }
 
-void emu_harness_parallel_runs(unsigned long long *finished, unsigned long long *abandoned)
+void emu_harness_parallel_runs(unsigned long long *finished, unsigned long long *abandoned,
+                               unsigned long long *helper_blocks)
 {
     *finished = runs_finished;
     *abandoned = runs_abandoned;
+    *helper_blocks = blocks_by_helper;
 }

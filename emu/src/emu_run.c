@@ -620,7 +620,7 @@ static int run_grid(emu_launch_rec *r, int shared)
     int status = 0;
     unsigned long long row = r->grid.x, plane = row * r->grid.y, blocks = plane * r->grid.z;
     for (unsigned long long next = 0;; next++) {
-        unsigned long long b = shared ? emu_parallel_next_block() : next;
+        unsigned long long b = shared ? emu_parallel_next_block(blocks) : next;
         if (b >= blocks)
             break;
         emu_block.x = (unsigned int)(b % row);

@@ -1,9 +1,11 @@
 /* Grids on two cores (EMU_CORES=2 with emu_harness_parallel): each variant runs sealed, as the
  * harness runs a lab file, and must say and return on two cores exactly what it says and returns
  * on one. Variants 0 and 2 run on two cores to the end; 1, 3, 4 and 5 must be abandoned and run
- * again on one (test_emu.c checks which, through emu_harness_parallel_runs):
+ * again on one (test_emu.c checks which, through emu_harness_parallel_runs; 1 only where the
+ * helper took a block: woken too late, it leaves the whole grid to the program):
  *   0  a clean grid of 64 blocks that reads __constant__ memory and a __device__ table, both
- *      filled after the seal (the helper gets the launch's copy)
+ *      filled after the seal (the helper gets the launch's copy); 0 to 2 also read the input
+ *      a while (busy_sum), so that both sides take part
  *   1  each block reads the last element the block before it wrote (serially, the new value)
  *   2  every thread adds into one total with atomicAdd (both sides' atomics meet: real atomics)
  *   3  block 37 reads one element past the end of the array (out-of-bounds)
@@ -23,21 +25,35 @@ __constant__ int scale[2];
 __device__ int table[THREADS];
 __device__ int block_marks[BLOCKS];
 
+/* Reads of the input that no block writes: a grid long enough (tens of milliseconds) that the
+ * helper wakes while blocks are left, even on a loaded machine. */
+__device__ int busy_sum(const int *in, int i)
+{
+    int sum = 0;
+    for (int k = 0; k < 256; k++)
+        sum += in[(i + k * 97) % N];
+    return sum;
+}
+
 __global__ void scaled_copy(const int *in, int *out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * scale[blockIdx.x & 1] + table[threadIdx.x];
+    out[i] = in[i] * scale[blockIdx.x & 1] + table[threadIdx.x] + busy_sum(in, i) % 7;
 }
 
-__global__ void chained_blocks(int *data)
+__global__ void chained_blocks(const int *in, int *data)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     int before = blockIdx.x > 0 ? data[blockIdx.x * blockDim.x - 1] : 0;
     __syncthreads(); /* every thread has read the element before any of the block writes */
-    data[i] += before;
+    data[i] += before + busy_sum(in, i) % 7;
 }
 
-__global__ void add_into_total(const int *in, int *sum) { atomicAdd(sum, in[blockIdx.x * blockDim.x + threadIdx.x]); }
+__global__ void add_into_total(const int *in, int *sum)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(sum, in[i] + busy_sum(in, i) % 7);
+}
 
 __global__ void read_one_past(const int *in, int *out)
 {
@@ -83,17 +99,17 @@ extern "C" int broken_two_cores(int variant, int *value)
     cudaMemcpyToSymbol(block_marks, marks, sizeof marks);
     switch (variant) {
     case 0: scaled_copy<<<BLOCKS, THREADS>>>(in, out); break;
-    case 1: chained_blocks<<<BLOCKS, THREADS>>>(out); break;
+    case 1: chained_blocks<<<BLOCKS, THREADS>>>(in, out); break;
     case 2: cudaMemset(out, 0, sizeof(int)); add_into_total<<<BLOCKS, THREADS>>>(in, out); break;
     case 3: read_one_past<<<BLOCKS, THREADS>>>(in, out); break;
     case 4: announce_block<<<BLOCKS, THREADS>>>(out); break;
     default: mark_blocks<<<BLOCKS, THREADS>>>(out); break;
     }
     cudaError_t e = cudaDeviceSynchronize();
-    unsigned long long finished, abandoned;
-    emu_harness_parallel_runs(&finished, &abandoned);
+    unsigned long long finished, abandoned, helper_blocks;
+    emu_harness_parallel_runs(&finished, &abandoned, &helper_blocks);
     fflush(stdout);
-    fprintf(stderr, "@cores %llu finished %llu abandoned\n", finished, abandoned);
+    fprintf(stderr, "@cores %llu finished %llu abandoned %llu by the helper\n", finished, abandoned, helper_blocks);
     if (e != cudaSuccess)
         return e;
     cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
