@@ -297,7 +297,15 @@ print_done() { # the results of the patches that are done, in corpus order
         printed=$((printed + 1))
     done
 }
-for p in "${patches[@]}"; do
+# Started largest lab file first (lab 09's builds take some 6 s, most others 1-2 s), so that the
+# slots end together instead of one building lab 09 alone at the end; printed in corpus order.
+run_order=()
+while IFS=$'\t' read -r _ p; do run_order+=("$p"); done < <(
+    for p in "${patches[@]}"; do
+        src=$(ls solutions/"$(header "$p" lab)"/*.cu 2>/dev/null | head -n 1)
+        printf '%s\t%s\n' "$(stat -c %s "${src:-/dev/null}")" "$p"
+    done | sort -t $'\t' -k1,1nr -s)
+for p in "${run_order[@]}"; do
     while ((${#free_slots[@]} == 0)); do
         wait -n -p done_pid 2>/dev/null || true
         if [[ -n ${done_pid:-} && -n ${slot_of[$done_pid]:-} ]]; then
