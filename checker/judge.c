@@ -70,7 +70,6 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
                  kernel_report *k)
 {
     char message[2048];
-    (void)opt;
     k->correct = 0;
     k->verdict = VERDICT_NO_OUTPUT;
     k->warnings[0] = '\0';
@@ -121,9 +120,13 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
         /* The timed runs had other inputs: a result kept from the first run is wrong there. */
         const check_case *timing = c == set->timed ? &set->timing : cs;
         if (cs->repeats > 0 && !validate_output(v, timing, &o->out, c, LABIO_OUT_LAST, message, sizeof message, NULL)) {
-            char detail[2300];
-            snprintf(detail, sizeof detail, "after %lld timed runs on new inputs: %s (results must come from the "
-                     "inputs of each run: a race, or a result kept from an earlier run?)", cs->repeats, message);
+            /* the emulator's timed runs take the blocks from the last to the first (harness.c) */
+            int emu = opt->backend && strcmp(opt->backend, "emu") == 0;
+            char detail[2500];
+            snprintf(detail, sizeof detail, "after %lld timed runs on new inputs%s: %s (results must come from the "
+                     "inputs of each run: a race, a block that reads what another block of the grid writes with no "
+                     "signal between them (a GPU runs blocks in no order), or a result kept from an earlier run?)",
+                     cs->repeats, emu ? ", their blocks run from the last to the first" : "", message);
             set_failure(k, VERDICT_UNSTABLE, "%s, %s", size, detail);
             return;
         }

@@ -825,6 +825,7 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     reset_case(&lc);
 #ifdef LAB_EMULATION
     emu_harness_parallel(0); /* the counted, watched run on one core */
+    emu_harness_blocks_reversed(0); /* in blockIdx order: its messages name the first block to fail */
     emu_counters_reset();
     emu_harness_watch(lc.out.data, lc.out.bytes);
 #endif
@@ -844,8 +845,12 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
 #ifdef LAB_EMULATION
         /* The timed runs, whose counts nobody reads, on two cores where the checker gave two
          * (EMU_CORES): the same checks and messages (a grid with anything to say runs on one).
-         * The emulator's helper process pays its page faults in its first grid: an untimed run
-         * first, as the first run warms a GPU. */
+         * Their blocks run from the last to the first: a GPU keeps no order, and a kernel whose
+         * result depends on it (one block reading another's result with no signal between them)
+         * fails the comparison of the last timed run's result. The emulator's helper process
+         * pays its page faults in its first grid: an untimed run first, as the first run warms
+         * a GPU. */
+        emu_harness_blocks_reversed(1);
         if (emu_harness_parallel(1) > 1) {
             set_stage("case %d, untimed run on two cores", c);
             reset_case(&lc);

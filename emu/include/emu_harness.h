@@ -34,6 +34,11 @@ void emu_harness_seal(void);
  * runs again on one core. Not while a range is watched (emu_harness_watch), nor in a build
  * without the hooks. The "cores" mode says whether there is a helper. */
 int emu_harness_parallel(int on); /* the cores grids may use from now on: 1 or 2 */
+/* Grids launched from now on run their blocks in decreasing index order (1) or increasing (0;
+ * the default). A GPU runs a grid's blocks in no set order, often all at once: a kernel whose
+ * result depends on the order (one block reads what another of the same grid writes, with no
+ * signal between them) gives another result, which the checker compares. */
+void emu_harness_blocks_reversed(int on);
 /* Grids that ran on two cores so far, those abandoned and run again on one, and the blocks the
  * helper took in all of them (none where it woke too late: the program ran the whole grid). */
 void emu_harness_parallel_runs(unsigned long long *finished, unsigned long long *abandoned,

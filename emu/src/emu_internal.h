@@ -431,6 +431,7 @@ extern emu_launch_rec *emu_running; /* the grid running now */
 extern uint3 emu_block;             /* the block running now */
 extern unsigned int emu_nthreads;   /* threads per block of the running grid */
 int emu_run_grid(emu_launch_rec *r); /* -1: a fault (in emu_fault) stopped it */
+extern int emu_blocks_reversed;      /* emu_harness_blocks_reversed: blocks in decreasing order */
 /* The same, with the blocks handed out by emu_parallel_next_block (a run on two cores). */
 int emu_run_shared_grid(emu_launch_rec *r);
 

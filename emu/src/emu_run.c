@@ -603,8 +603,11 @@ static int run_early_children(void)
     return 0;
 }
 
-/* The grid's blocks in blockIdx order (x fastest), or those emu_parallel_next_block hands out
- * (shared: a run on two cores, each side's in increasing order). */
+int emu_blocks_reversed;
+void emu_harness_blocks_reversed(int on) { emu_blocks_reversed = on != 0; }
+
+/* The grid's blocks in blockIdx order (x fastest; reversed: from the last), or those
+ * emu_parallel_next_block hands out (shared: a run on two cores, each side's in that order). */
 static int run_grid(emu_launch_rec *r, int shared)
 {
     emu_running = r;
@@ -623,6 +626,8 @@ static int run_grid(emu_launch_rec *r, int shared)
         unsigned long long b = shared ? emu_parallel_next_block(blocks) : next;
         if (b >= blocks)
             break;
+        if (emu_blocks_reversed)
+            b = blocks - 1 - b;
         emu_block.x = (unsigned int)(b % row);
         emu_block.y = (unsigned int)(b % plane / row);
         emu_block.z = (unsigned int)(b / plane);

@@ -624,6 +624,16 @@ static void test_two_cores(void)
     CU_ASSERT_EQUAL(two.status, cudaSuccess);
 }
 
+/* The harness's timed runs take the blocks from the last to the first (a GPU keeps no order). */
+static void test_blocks_reversed(void)
+{
+    static case_run r;
+    run_case(case_two_cores, 6, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 1);
+}
+
 static void test_host_boundary(void)
 {
     static case_run r;
@@ -1143,7 +1153,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "partial masks used correctly: no diagnosis", test_partial_masks_are_clean) ||
         !CU_add_test(s, "broken: __syncwarp and shuffle last warps (no warning)", test_broken_syncwarp_and_shuffle_are_clean) ||
         !CU_add_test(s, "host code and device memory: as on a GPU", test_host_boundary) ||
-        !CU_add_test(s, "a grid on two cores says and returns what it does on one", test_two_cores))
+        !CU_add_test(s, "a grid on two cores says and returns what it does on one", test_two_cores) ||
+        !CU_add_test(s, "the timed runs' blocks from the last to the first", test_blocks_reversed))
         return -1;
     return 0;
 }

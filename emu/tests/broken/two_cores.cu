@@ -10,7 +10,9 @@
  *   2  every thread adds into one total with atomicAdd (both sides' atomics meet: real atomics)
  *   3  block 37 reads one element past the end of the array (out-of-bounds)
  *   4  thread 0 of every block prints its block's number (in block order, once each)
- *   5  thread 0 of every block marks the block in a __device__ array (a plain store) */
+ *   5  thread 0 of every block marks the block in a __device__ array (a plain store)
+ *   6  (one core, emu_harness_blocks_reversed) each block takes a ticket: the value is the
+ *      order the blocks ran in, from the last block to the first */
 #include "broken.h"
 
 #include <cuda_runtime.h>
@@ -68,6 +70,12 @@ __global__ void announce_block(int *out)
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
 
+__global__ void take_tickets(int *out, int *ticket)
+{
+    if (threadIdx.x == 0)
+        out[atomicAdd(ticket, 1)] = blockIdx.x;
+}
+
 __global__ void mark_blocks(int *out)
 {
     if (threadIdx.x == 0)
@@ -83,7 +91,8 @@ extern "C" int broken_two_cores(int variant, int *value)
     dup2(2, 1); /* the kernels' prints with the diagnoses, where the test reads them */
     emu_harness_init();
     emu_harness_seal();
-    emu_harness_parallel(1);
+    emu_harness_parallel(variant != 6);
+    emu_harness_blocks_reversed(variant == 6);
     for (int i = 0; i < N; i++)
         host[i] = i % 97 - 40;
     const int scales[2] = {3, 5};
@@ -103,7 +112,8 @@ extern "C" int broken_two_cores(int variant, int *value)
     case 2: cudaMemset(out, 0, sizeof(int)); add_into_total<<<BLOCKS, THREADS>>>(in, out); break;
     case 3: read_one_past<<<BLOCKS, THREADS>>>(in, out); break;
     case 4: announce_block<<<BLOCKS, THREADS>>>(out); break;
-    default: mark_blocks<<<BLOCKS, THREADS>>>(out); break;
+    case 5: mark_blocks<<<BLOCKS, THREADS>>>(out); break;
+    default: cudaMemset(out + BLOCKS, 0, sizeof(int)); take_tickets<<<BLOCKS, THREADS>>>(out, out + BLOCKS); break;
     }
     cudaError_t e = cudaDeviceSynchronize();
     unsigned long long finished, abandoned, helper_blocks;
@@ -113,6 +123,13 @@ extern "C" int broken_two_cores(int variant, int *value)
     if (e != cudaSuccess)
         return e;
     cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
+    if (variant == 6) { /* the blocks in the order they ran: 1 when it was 63, 62, ..., 0 */
+        int reversed = 1;
+        for (int b = 0; b < BLOCKS; b++)
+            reversed &= host[b] == BLOCKS - 1 - b;
+        *value = reversed;
+        return cudaSuccess;
+    }
     cudaMemcpyFromSymbol(marks, block_marks, sizeof marks);
     long long check = 0;
     for (int b = 0; b < BLOCKS; b++)
