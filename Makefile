@@ -330,13 +330,15 @@ endif
 	@$(TIMED) "the emulator build" $(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all
 	@BUILD=$(BUILD) $(TIMED) "end to end" tests/end_to_end.sh
 	@$(TIMED) "the skeletons" tests/skeletons.sh
-	@# Side by side: no step keeps both cores busy all the time (the corpus waits on make, jq
-	@# and its checks, the grader's tests on wall-clock limits, the deck's on a browser), and the
-	@# idle moments of one are another's. No step writes what another reads.
-	@$(MAKE) --no-print-directory slides-deps $(CHECKER)
+	@# Side by side where a step leaves a core idle: the grader's tests wait on wall-clock limits
+	@# much of their time (beside the corpus, which fills both cores); the CUnit suites and the
+	@# two browser tests, one script each, share the cores. No step writes what another reads.
+	@# (All six at once took longer: docs/results/vm-2026-11-25-make-test.md.)
 	@BUILD=$(BUILD) tests/together \
 	    "the known-bad corpus" "tests/known-bad/run.sh" \
-	    "the grader's tests" "$(MAKE) --no-print-directory test-grader" \
+	    "the grader's tests" "$(MAKE) --no-print-directory test-grader"
+	@$(MAKE) --no-print-directory slides-deps $(CHECKER)
+	@tests/together \
 	    "the emulator's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C emu test BUILD=$(abspath $(BUILD))/emu-runtime" \
 	    "the checker's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C tests BUILD=$(abspath $(BUILD))/tests" \
 	    "the deck's tests" "$(MAKE) --no-print-directory test-slides" \
