@@ -121,7 +121,7 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
         const check_case *timing = c == set->timed ? &set->timing : cs;
         if (cs->repeats > 0 && !validate_output(v, timing, &o->out, c, LABIO_OUT_LAST, message, sizeof message, NULL)) {
             /* the emulator's timed runs take the blocks from the last to the first (harness.c) */
-            int emu = opt->backend && strcmp(opt->backend, "emu") == 0;
+            int emu = strcmp(opt->backend, "emu") == 0;
             char detail[2500];
             snprintf(detail, sizeof detail, "after %lld timed runs on new inputs%s: %s (results must come from the "
                      "inputs of each run: a race, a block that reads what another block of the grid writes with no "

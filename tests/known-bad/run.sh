@@ -54,6 +54,10 @@ header() { # file key -> the value of "# key: value"
     sed -n "s/^# $2: //p" "$1" | head -n 1
 }
 
+solution_file() { # lab -> solutions/<lab>/<file>.cu, the file its patches apply to (empty: none)
+    ls solutions/"$1"/*.cu 2>/dev/null | head -n 1
+}
+
 # read_kernel JSON VARIANT: the report's entry for the variant, in one jq run (each costs about
 # 35 ms of CPU, as much as a small lab's whole check): kernel=yes (else empty), correct, got (its
 # verdict), message (on one line). The caller declares them local.
@@ -101,7 +105,7 @@ elif [ "${1:-}" = "--prebuild-emu" ] && [ -n "${2:-}" ]; then
     for p in "${patches[@]}"; do
         name=$(basename "$p" .patch)
         lab=$(header "$p" lab)
-        src=$(ls solutions/"$lab"/*.cu | head -n 1)
+        src=$(solution_file "$lab")
         patched_tree "$p" "$src" "$work/tree" "$lab" > /dev/null || continue
         rm -rf "$work/build/emu/tree"
         if make --no-print-directory TREE="$work/tree" LAB="${lab:0:2}" BUILD="$work/build" BACKEND=emu build-labs \
@@ -176,7 +180,7 @@ run_patch() {
     lab=$(header "$p" lab)
     variant=$(header "$p" variant)
     verdict=$(header "$p" verdict)
-    src=$(ls solutions/"$lab"/*.cu 2>/dev/null | head -n 1)
+    src=$(solution_file "$lab")
     why=""
     gap=$(header "$p" gap)
     known_classes=1
@@ -302,7 +306,7 @@ print_done() { # the results of the patches that are done, in corpus order
 run_order=()
 while IFS=$'\t' read -r _ p; do run_order+=("$p"); done < <(
     for p in "${patches[@]}"; do
-        src=$(ls solutions/"$(header "$p" lab)"/*.cu 2>/dev/null | head -n 1)
+        src=$(solution_file "$(header "$p" lab)")
         printf '%s\t%s\n' "$(stat -c %s "${src:-/dev/null}")" "$p"
     done | sort -t $'\t' -k1,1nr -s)
 for p in "${run_order[@]}"; do
