@@ -519,7 +519,6 @@ void emu_account(emu_lane **g, int n)
     } else {
         /* Bank conflicts: 32 banks of 4-byte words; lanes reading the same word share it.
          * Wavefronts = the most distinct words any bank serves; ideal = distinct words / 32. */
-        int per_bank[32] = {0}, worst = 0;
         /* every lane at one address (a broadcast), or each right after the one before (one run
          * of consecutive words, spread evenly over the banks): no conflict */
         int broadcast = 1, run = 1;
@@ -527,19 +526,31 @@ void emu_account(emu_lane **g, int n)
             broadcast &= g[i]->addr == g[0]->addr;
             run &= g[i]->addr == g[i - 1]->addr + g[i - 1]->size;
         }
-        for (int i = 0; i < n && !broadcast && !run; i++) {
-            uintptr_t first = g[i]->addr >> 2, last = (g[i]->addr + g[i]->size - 1) >> 2;
-            for (uintptr_t w = first; w <= last && count < 32 * 5; w++)
-                insert_sorted_unique(set, &count, w);
+        if (!broadcast && !run) {
+            /* each bank's distinct words, in a short list per bank (a lane's access of up to 16
+             * bytes covers at most five consecutive words, each in another bank: a list holds at
+             * most one word per lane) */
+            uint32_t words[32][32];
+            int per_bank[32] = {0}, worst = 0;
+            for (int i = 0; i < n; i++) {
+                uintptr_t first = g[i]->addr >> 2, last = (g[i]->addr + g[i]->size - 1) >> 2;
+                for (uintptr_t w = first; w <= last && w - first < 32; w++) {
+                    int b = (int)(w & 31), m = per_bank[b], seen = 0;
+                    for (int j = 0; j < m && !seen; j++)
+                        seen = words[b][j] == (uint32_t)w;
+                    if (seen || m == 32)
+                        continue;
+                    words[b][m] = (uint32_t)w;
+                    per_bank[b] = ++m;
+                    count++;
+                    if (m > worst)
+                        worst = m;
+                }
+            }
+            int ideal = (count + 31) / 32;
+            if (worst > ideal)
+                emu_counts.shared_bank_conflicts += (unsigned long long)(worst - ideal);
         }
-        for (int i = 0; i < count; i++) {
-            int b = (int)(set[i] & 31);
-            if (++per_bank[b] > worst)
-                worst = per_bank[b];
-        }
-        int ideal = (count + 31) / 32;
-        if (worst > ideal)
-            emu_counts.shared_bank_conflicts += (unsigned long long)(worst - ideal);
         if (kind == K_LOAD)
             emu_counts.shared_ld_inst++;
         else
