@@ -157,6 +157,15 @@ static void describe_absence(const emu_lane *o, char *buf, size_t size)
 
 /* The lanes g[0..n) of one warp meet at one call site. Checks the call's masks
  * against who came (the rules of the Programming Guide), then exchanges. */
+/* " in kernel NAME", or nothing where the running kernel's name is not known */
+static const char *kernel_suffix(char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (emu_running && emu_running->name)
+        snprintf(buf, size, " in kernel %s", emu_running->name);
+    return buf;
+}
+
 static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *const *byl)
 {
     int op = g[0]->op;
@@ -166,9 +175,11 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
         if (emu_lanes[base + i].state == L_DONE)
             exited |= 1u << i;
     }
-    char kernel[300] = "";
-    if (emu_running && emu_running->name)
-        snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
+    char kernel[300]; /* for a message: made only when there is one (this runs at every warp operation) */
+    /* every lane with the same mask (the usual call): no lane's mask can differ from another's */
+    int same_masks = 1;
+    for (int i = 1; i < n; i++)
+        same_masks &= g[i]->mask == g[0]->mask;
     for (int i = 0; i < n; i++) {
         emu_lane *l = g[i];
         unsigned int lane = l->lin & 31, mask = l->mask;
@@ -176,8 +187,8 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
             emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_SYNC_MASK, l->site, l,
                           "%s(0x%08x)%s, block (%u,%u,%u), warp %u: lane %u (thread (%u,%u,%u)) executes the call "
                           "but is not in its mask. " MASK_RULE,
-                          op_name(op), mask, kernel, emu_block.x, emu_block.y, emu_block.z, base / 32, lane, l->tid.x,
-                          l->tid.y, l->tid.z);
+                          op_name(op), mask, kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                          emu_block.z, base / 32, lane, l->tid.x, l->tid.y, l->tid.z);
             return -1;
         }
         unsigned int absent = mask & exists & ~exited & ~present;
@@ -189,18 +200,18 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
                           "%s(0x%08x)%s, block (%u,%u,%u), warp %u: lanes 0x%08x are named in the mask but do not "
                           "execute this call (lane %u %s; a call inside a branch that the lanes of the mask take "
                           "differently?). " MASK_RULE,
-                          op_name(op), mask, kernel, emu_block.x, emu_block.y, emu_block.z, base / 32, absent,
-                          o->lin & 31, where);
+                          op_name(op), mask, kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                          emu_block.z, base / 32, absent, o->lin & 31, where);
             return -1;
         }
-        for (unsigned int m = mask & present; m; m &= m - 1) {
+        for (unsigned int m = same_masks ? 0 : mask & present; m; m &= m - 1) {
             const emu_lane *o = byl[__builtin_ctz(m)];
             if (o->mask != mask) {
-                emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_SYNC_MASK, l->site, l,
+                    emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_SYNC_MASK, l->site, l,
                               "%s%s, block (%u,%u,%u), warp %u: lane %u calls it with mask 0x%08x, but lane %u, "
                               "named in that mask, with mask 0x%08x. " MASK_RULE,
-                              op_name(op), kernel, emu_block.x, emu_block.y, emu_block.z, base / 32, lane, mask,
-                              o->lin & 31, o->mask);
+                              op_name(op), kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                              emu_block.z, base / 32, lane, mask, o->lin & 31, o->mask);
                 return -1;
             }
         }
@@ -209,11 +220,12 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
              * mask is undefined (a lane not in the mask is the caller's business: width, partial masks) */
             int src = shfl_source(l, op);
             if ((exited & mask) >> src & 1u) {
-                emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_SYNC_MASK, l->site, l,
+                    emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_SYNC_MASK, l->site, l,
                               "%s(0x%08x)%s, block (%u,%u,%u), warp %u: lane %u reads the value of lane %d, which has "
                               "exited (returned): the value is undefined (the CUDA Programming Guide: threads may "
                               "only read data from a thread that is actively participating in the call)",
-                              op_name(op), mask, kernel, emu_block.x, emu_block.y, emu_block.z, base / 32, lane, src);
+                              op_name(op), mask, kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                              emu_block.z, base / 32, lane, src);
                 return -1;
             }
         }
