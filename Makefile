@@ -322,14 +322,18 @@ TIMED := tests/timed
 test:
 	@mkdir -p $(BUILD) && echo $$EPOCHREALTIME > $(BUILD)/.test-started
 	@tools/setup test
-ifeq ($(HAVE_NVCC),yes)
-	@$(TIMED) "the nvcc build" $(MAKE) --no-print-directory -j$(JOBS) BACKEND=gpu WERROR=1 build-all
-else
+	@# The checker first: both builds below need it (and must not write it at once).
+	@$(MAKE) --no-print-directory $(CHECKER)
+ifneq ($(HAVE_NVCC),yes)
 	@echo "test: no nvcc here: the nvcc build of every lab is skipped (tools/setup --doctor)"
 endif
-	@$(TIMED) "the emulator build" $(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all
-	@BUILD=$(BUILD) $(TIMED) "end to end" tests/end_to_end.sh
-	@$(TIMED) "the skeletons" tests/skeletons.sh
+	@# The nvcc build (its own folder, nothing else reads it) beside the emulator's build and the
+	@# tests that run its programs: each alone leaves a core idle part of its time.
+	@BUILD=$(BUILD) tests/together \
+	    $(if $(filter yes,$(HAVE_NVCC)),"the nvcc build" "$(MAKE) --no-print-directory -j$(JOBS) BACKEND=gpu WERROR=1 build-all") \
+	    "the emulator build, end to end and the skeletons" \
+	    "$(TIMED) 'the emulator build' $(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all && \
+	     $(TIMED) 'end to end' tests/end_to_end.sh && $(TIMED) 'the skeletons' tests/skeletons.sh"
 	@# Side by side where a step leaves a core idle: the grader's tests wait on wall-clock limits
 	@# much of their time (beside the corpus, which fills both cores); the CUnit suites and the
 	@# two browser tests, one script each, share the cores. No step writes what another reads.
