@@ -328,12 +328,14 @@ ifneq ($(HAVE_NVCC),yes)
 	@echo "test: no nvcc here: the nvcc build of every lab is skipped (tools/setup --doctor)"
 endif
 	@# The nvcc build (its own folder, nothing else reads it) beside the emulator's build and the
-	@# tests that run its programs: each alone leaves a core idle part of its time.
+	@# tests that run its programs: each alone leaves a core idle part of its time. (The closing
+	@# "; exit" keeps bash from running the last step in its own process, whose CPU time would
+	@# then include the steps before it.)
 	@BUILD=$(BUILD) tests/together \
 	    $(if $(filter yes,$(HAVE_NVCC)),"the nvcc build" "$(MAKE) --no-print-directory -j$(JOBS) BACKEND=gpu WERROR=1 build-all") \
 	    "the emulator build, end to end and the skeletons" \
 	    "$(TIMED) 'the emulator build' $(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all && \
-	     $(TIMED) 'end to end' tests/end_to_end.sh && $(TIMED) 'the skeletons' tests/skeletons.sh"
+	     $(TIMED) 'end to end' tests/end_to_end.sh && $(TIMED) 'the skeletons' tests/skeletons.sh; exit"
 	@# Side by side where a step leaves a core idle: the grader's tests wait on wall-clock limits
 	@# much of their time (beside the corpus, which fills both cores); the CUnit suites and the
 	@# two browser tests, one script each, share the cores. No step writes what another reads.
