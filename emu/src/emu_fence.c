@@ -9,7 +9,14 @@
  *     in the lane's program order as it runs (emu_access.c);
  *   - per global word stored: the writing thread, its write count at the store, the site;
  * and a load of a word another block stored is reported when its writer went on to write
- * again (its signal) with no fence in between. A word that was its writer's last write (a
+ * again (its signal) with no fence in between. A read-modify-write of a word another block
+ * stored plainly (a thread loads the word, then stores it in the same barrier interval: every
+ * block's plain `total += block_sum`) is a race too, if the store changes the value and no thread
+ * of the block made an atomic before: without one the block cannot have waited for the other's
+ * signal, so on a GPU the two may read the old value at once and one update is lost. Here blocks
+ * run one after another and the sum comes out right. A block that made an atomic before may have
+ * waited (the last block of a count): not reported; nor is a plain overwrite with no load before
+ * it (its wrong result shows, with the last writer of each element). A word that was its writer's last write (a
  * flag, say) is taken for the signal itself and not reported; a writer that fenced after
  * the store is fine. Atomics are never the data: their own coherence orders them.
  *
@@ -43,6 +50,9 @@ static uint32_t last_serial; /* the newest grid's: a child resumed from does not
 static uint32_t unfenced_serial;
 static emu_word_shadow words = {.per_word = sizeof(word_state)}; /* one per word of global memory */
 
+/* The global atomics the running block has made so far. */
+static uint32_t block_atomics;
+
 /* The words the running block stored (settled when it ends); may repeat. */
 static word_state **stored;
 static size_t stored_n, stored_cap;
@@ -50,6 +60,7 @@ static size_t stored_n, stored_cap;
 void emu_fence_grid(void)
 {
     grid_serial = ++last_serial;
+    block_atomics = 0;
     stored_n = 0; /* a block stopped by a fault leaves its words unsettled: never read again */
 }
 
@@ -85,19 +96,33 @@ void emu_fence_thread(emu_lane *l) { l->fenced_at = l->gwrites; }
 
 int emu_fence_loads_matter(void) { return unfenced_serial >= grid_serial; }
 
-int emu_fence_access(emu_lane *l)
+int emu_fence_access(emu_lane *l, emu_race_hit *over)
 {
     if (l->kind == K_LOAD && !emu_fence_loads_matter())
         return 0; /* no word of this grid is unfenced */
     uintptr_t first = l->addr >> 2, last = (l->addr + l->size - 1) >> 2;
     uint64_t block = block_key();
     if (l->kind != K_LOAD) {
-        if (l->kind == K_ATOMIC)
+        if (l->kind == K_ATOMIC) {
+            block_atomics++;
             return 0;
+        }
+        int found = 0;
         for (uintptr_t w = first; w <= last; w++) {
             word_state *s = record_of(w);
             if (!s)
                 continue;
+            if (!found && block_atomics == 0 && s->grid == grid_serial && s->writer >> 10 != block &&
+                emu_race_loaded(w, l->lin)) {
+                found = 1;
+                over->intra_warp = 0;
+                over->between_blocks = 1;
+                over->block = s->writer >> 10;
+                over->thread = (unsigned int)(s->writer & 1023);
+                over->site = s->site;
+                over->kind = K_STORE;
+                over->addr = w << 2;
+            }
             s->grid = grid_serial;
             s->writes = l->write_no;
             s->writer = block << 10 | l->lin;
@@ -110,7 +135,7 @@ int emu_fence_access(emu_lane *l)
             }
             stored[stored_n++] = s;
         }
-        return 0;
+        return found;
     }
     for (uintptr_t w = first; w <= last; w++) {
         const word_state *s = record_of(w);
@@ -135,6 +160,7 @@ void emu_fence_block_done(void)
             unfenced_serial = last_serial;
     }
     stored_n = 0;
+    block_atomics = 0;
 }
 
 void emu_threadfence(void)

@@ -135,6 +135,8 @@ enum { K_LOAD = 0, K_STORE = 1, K_ATOMIC = 2 };
  *     since the warp's last __syncwarp / shuffle / vote / __syncthreads. */
 typedef struct {
     int intra_warp;      /* 1: an exchange between lanes of one warp; 0: a race between warps */
+    int between_blocks;  /* 1: a store over one by another block of the grid (emu_fence.c), block below */
+    uint64_t block;      /* that block's linear index */
     unsigned int thread; /* the earlier access: linear thread index in the block */
     uintptr_t site;      /* its code address */
     int kind;            /* its kind (K_LOAD, K_STORE, K_ATOMIC) */
@@ -148,6 +150,9 @@ void emu_race_warp_synced(unsigned int warp);
 /* Checks and records one lane's access; returns 1 (and fills *hit) for a conflict. */
 int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uintptr_t site, unsigned int thread,
                     emu_race_hit *hit);
+/* Thread (of the running block) loaded the global word in this barrier interval, as far as the
+ * cell's readers tell (the first reader of a warp is kept). */
+int emu_race_loaded(uintptr_t word, unsigned int thread);
 void emu_race_map(uintptr_t start, size_t bytes);   /* cudaMalloc: cells for a new block */
 void emu_race_unmap(uintptr_t start, size_t bytes); /* cudaFree: its cells go */
 
@@ -243,7 +248,11 @@ void emu_fence_grid(void);                /* a grid starts: forget the last one'
 uint32_t emu_fence_serial(void);          /* the running grid's, to resume after a child ran inside it */
 void emu_fence_resume(uint32_t serial);
 void emu_fence_thread(emu_lane *l);       /* lane l ran __threadfence() */
-int emu_fence_access(emu_lane *l);        /* a global access of lane l; -1 when reported as an error */
+/* A global access of lane l: -1 when reported as an error; 1 (and *over) for a read-modify-write's
+ * plain store over a word another block of the grid stored plainly, by a block that has made no
+ * atomic yet (so it cannot have waited for a signal of the other block's: a race if it changes the
+ * value, which the caller decides); else 0. */
+int emu_fence_access(emu_lane *l, emu_race_hit *over);
 int emu_fence_loads_matter(void);         /* 0: no global load can be an error now (no word is unfenced) */
 void emu_fence_block_done(void);          /* the running block ended: settle the words it stored */
 void emu_fence_map(uintptr_t start, size_t bytes);   /* cudaMalloc: shadow for a new block */

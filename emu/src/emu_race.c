@@ -197,10 +197,19 @@ static void note(record *r, uint16_t site, unsigned int thread, unsigned int mas
 static void hit_from(emu_race_hit *hit, const record *r, int kind, int intra, uintptr_t word)
 {
     hit->intra_warp = intra;
+    hit->between_blocks = 0;
+    hit->block = 0;
     hit->thread = rec_thread(r);
     hit->site = site_of(r);
     hit->kind = kind;
     hit->addr = word << 2;
+}
+
+int emu_race_loaded(uintptr_t word, unsigned int thread)
+{
+    const cell *c = emu_word_shadow_of(&global_cells, word << 2);
+    return c && ((current(&c->r1) && rec_thread(&c->r1) == thread) ||
+                 (current(&c->r2) && rec_thread(&c->r2) == thread));
 }
 
 /* Checks an access against the cell; 1 (and *hit) for a conflict. A plain load and an atomicCAS

@@ -282,8 +282,42 @@ static void race_hint(uintptr_t site, uintptr_t other_site, const emu_lane *othe
              barrier);
 }
 
+/* A read-modify-write's store over another block's store, by a block that made no atomic before
+ * it (emu_fence.c). */
+static int report_overwritten(emu_lane *l, uintptr_t site, uintptr_t addr, const emu_race_hit *hit)
+{
+    char mem[512], other[512], what[1800], kernel[300] = "";
+    const emu_launch_rec *r = emu_running;
+    unsigned int gx = r->grid.x, gy = r->grid.y;
+    unsigned int wx = (unsigned int)(hit->block % gx), wy = (unsigned int)(hit->block / gx % gy),
+                 wz = (unsigned int)(hit->block / ((uint64_t)gx * gy));
+    if (emu_parallel_bail())
+        return -1;
+    if (r->name)
+        snprintf(kernel, sizeof kernel, " in kernel %s", r->name);
+    if (pair_seen(race_seen, &race_seen_n, hit->site, site))
+        return 0;
+    if (emu_trace_on)
+        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, site, (long)l->lin, hit->site, (long)hit->thread,
+                       SP_GLOBAL, addr);
+    emu_describe_line(hit->site, other, sizeof other);
+    emu_describe_memory(SP_GLOBAL, addr, mem, sizeof mem);
+    snprintf(what, sizeof what,
+             "race between blocks%s: block (%u,%u,%u) thread (%u,%u,%u) stores to %s, which it loaded before (a "
+             "read-modify-write such as `total += sum`) and block (%u,%u,%u) thread %u stored at %s, and no "
+             "thread of this block made an atomic before (a counter or flag it could have waited on). Blocks run "
+             "one after another here, so the load sees the other block's store; on a GPU they run at once, and "
+             "two blocks that load the word before either stores it lose one of the two updates. Use atomicAdd, "
+             "or give each block its own element and add them afterwards",
+             kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, mem, wx, wy, wz,
+             hit->thread, other);
+    return race_found(l, site, what);
+}
+
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
 {
+    if (hit->between_blocks)
+        return report_overwritten(l, site, addr, hit);
     char mem[512], other[512], where[512], what[1800], kernel[300];
     const emu_lane *o = &emu_lanes[hit->thread];
     unsigned int warp = l->lin / 32;

@@ -55,6 +55,27 @@ static int check_early(emu_lane **g, int k)
 
 int emu_run_ahead;
 
+/* Lane l's store lands on a word another thread stored (hit: of another warp of the block, or of
+ * another block of the grid): a race only if it changes the value. Decided now where the lane has
+ * stored already, else once it has (waw_pending, run_warp). 0, or emu_report_race's answer. */
+static int store_over_store(emu_lane *l, const emu_race_hit *hit)
+{
+    if (l->size > sizeof l->waw.old)
+        return emu_report_race(l, l->site, l->addr, l->space, l->kind, hit);
+    const emu_logged_store *e = &l->log_store[l->log_head];
+    if (l->state != L_ACCESS || l->log_head + 1 < l->log_n) /* done already */
+        return memcmp(e->old, e->now, l->size) == 0 ? 0
+                                                    : emu_report_race(l, l->site, l->addr, l->space, l->kind, hit);
+    l->waw_pending = 1;
+    l->waw.site = l->site;
+    l->waw.addr = l->addr;
+    l->waw.size = l->size;
+    l->waw.space = l->space;
+    l->waw.hit = *hit;
+    memcpy(l->waw.old, (const void *)l->addr, l->size);
+    return 0;
+}
+
 /* One warp-level access instruction: the lanes g[0..k), each with its log's first access
  * loaded into its fields. Counted, then checked (initialization, early children, fences,
  * races) in lane order. -1: a fault stops the block. */
@@ -140,32 +161,24 @@ static int access_round(emu_lane **g, int k)
             emu_race_hit hit;
             int j = emu_race_round(g, i, k, &hit); /* lanes i..j-1 are clear, j conflicts */
             /* a lane's fence check comes before its race check, as one lane at a time */
-            for (int upto = j < k ? j + 1 : k; fenced < upto; fenced++)
-                if (g[fenced]->space == SP_GLOBAL && (g[fenced]->kind != K_LOAD || loads_matter) &&
-                    emu_fence_access(g[fenced]) != 0)
+            for (int upto = j < k ? j + 1 : k; fenced < upto; fenced++) {
+                emu_lane *f = g[fenced];
+                emu_race_hit over;
+                if (f->space != SP_GLOBAL || (f->kind == K_LOAD && !loads_matter))
+                    continue;
+                int status = emu_fence_access(f, &over);
+                if (status < 0 || (status > 0 && store_over_store(f, &over) != 0))
                     return -1;
+            }
             if (j == k)
                 break;
             i = j;
             emu_lane *l = g[j];
-            if (!hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE && l->size <= sizeof l->waw.old) {
-                /* store after store: a race only if it changed the value (same value: no harm) */
-                const emu_logged_store *e = &l->log_store[l->log_head];
-                if (l->state != L_ACCESS || l->log_head + 1 < l->log_n) { /* done already */
-                    if (memcmp(e->old, e->now, l->size) == 0)
-                        continue;
-                } else { /* decided when the lane has stored */
-                    l->waw_pending = 1;
-                    l->waw.site = l->site;
-                    l->waw.addr = l->addr;
-                    l->waw.size = l->size;
-                    l->waw.space = l->space;
-                    l->waw.hit = hit;
-                    memcpy(l->waw.old, (const void *)l->addr, l->size);
-                    continue;
-                }
-            }
-            if (emu_report_race(l, l->site, l->addr, l->space, l->kind, &hit) != 0)
+            /* store after store: a race only if it changed the value (same value: no harm) */
+            int status = !hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE
+                             ? store_over_store(l, &hit)
+                             : emu_report_race(l, l->site, l->addr, l->space, l->kind, &hit);
+            if (status != 0)
                 return -1;
         }
     }

@@ -831,11 +831,27 @@ static void test_last_block_fence(void)
     CU_ASSERT(names_line(&r, "last_block_fence.cu", "block-sum"));         /* the unfenced store */
     CU_ASSERT(has(&r, "race between blocks"));
     CU_ASSERT(has(&r, "__threadfence()"));
-    run_case(case_fence, 1, NULL, &r);
+    for (int v = 1; v <= 3; v += 2) { /* fenced; fenced, and the last block overwrites a block sum */
+        run_case(case_fence, v, NULL, &r);
+        CU_ASSERT_FALSE(r.crashed);
+        CU_ASSERT_EQUAL(r.status, 0);
+        CU_ASSERT_EQUAL(r.value, expected);
+        CU_ASSERT_FALSE(has(&r, "[race]"));
+    }
+    /* every block's plain total += sum: right here (blocks take turns), a lost update on a GPU */
+    run_case(case_fence, 2, NULL, &r);
     CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[race]", "last_block_fence.cu", "plain-add"));
+    CU_ASSERT(has(&r, "race between blocks in kernel plain_total: block (1,0,0) thread (0,0,0) stores to"));
+    CU_ASSERT(has(&r, "which it loaded before (a read-modify-write"));
+    CU_ASSERT(has(&r, "block (0,0,0) thread 0 stored at"));
+    CU_ASSERT(has(&r, "atomicAdd"));
+    static const char *const warn[] = {"EMU_RACES=warn", NULL};
+    run_case(case_fence, 2, warn, &r); /* warned of, it runs on: the sum the emulator's order gives */
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_EQUAL(r.value, expected);
-    CU_ASSERT_FALSE(has(&r, "[race]"));
+    CU_ASSERT(has(&r, "emu: warning: [race]"));
 }
 
 static void test_broken_volatile_last_warp(void)
@@ -1128,7 +1144,7 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: EMU_RACES=warn reports the race and runs on", test_broken_race_as_warning) ||
         !CU_add_test(s, "broken: a float4 one element late, inside the array ([misaligned])", test_broken_misaligned_vector) ||
         !CU_add_test(s, "broken: off-by-one bound (out-of-bounds)", test_broken_off_by_one) ||
-        !CU_add_test(s, "broken: a block sum published without __threadfence() (race between blocks)", test_last_block_fence) ||
+        !CU_add_test(s, "broken: a block sum published without __threadfence(), a plain += of every block (races between blocks)", test_last_block_fence) ||
         !CU_add_test(s, "broken: wrong tile index in matmul (out-of-bounds)", test_broken_wrong_tile_index) ||
         !CU_add_test(s, "out of bounds named by the kernel's parameter, or by position", test_broken_oob_names) ||
         !CU_add_test(s, "the last writer of a watched output: launches, threads, atomics", test_writers) ||

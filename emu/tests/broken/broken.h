@@ -34,7 +34,8 @@ int clean_matmul_edge_zeros(int *sum); /* uninitialized.cu: tiles padded with ze
  * exited lane of its mask (broken); 3, 4 correct partial masks */
 int broken_sync_mask(int variant, int *sum);
 /* last_block_fence.cu: 0 the block sum stored and the block counted with no __threadfence()
- * (a race between blocks), 1 with the fence (correct) */
+ * (a race between blocks), 1 with the fence (correct), 2 a plain total += of every block (a lost
+ * update between blocks), 3 as 1 with the last block overwriting a block sum (correct) */
 int broken_last_block_fence(int variant, int *sum);
 /* misaligned_vector.cu: 0 a float4 load one element late (misaligned, every element inside the
  * array), 1 from element 0 (correct) */

@@ -2,12 +2,17 @@
  * block that counts last adds the block sums. Variant 0 stores the sum and counts with no
  * __threadfence() in between (broken: on a GPU the count may be seen before the sum, and the
  * last block add a stale one); variant 1 fences (correct). Blocks run one after another in
- * the emulator, so both sums come out right: only the fence check tells them apart. */
+ * the emulator, so both sums come out right: only the fence check tells them apart.
+ * Variant 2: every block adds its sum into the total with a plain += (broken: on a GPU two
+ * blocks may load the total before either stores it, and one sum is lost; right here, as the
+ * blocks take turns). Variant 3: variant 1, whose last block also folds the total into
+ * block_sums[0], a word block 0 stored: after its count, so correct. */
 #include "broken.h"
 
 #include <cuda_runtime.h>
 
-__global__ void last_block_sum(const int *data, int *block_sums, unsigned int *done, int *total, int fence)
+__global__ void last_block_sum(const int *data, int *block_sums, unsigned int *done, int *total, int fence,
+                               int fold)
 {
     __shared__ int sum;
     __shared__ bool last;
@@ -28,7 +33,21 @@ __global__ void last_block_sum(const int *data, int *block_sums, unsigned int *d
         for (unsigned int b = 0; b < gridDim.x; b++)
             t += block_sums[b]; // @read-sums
         *total = t;
+        if (fold)
+            block_sums[0] = t; // @fold
     }
+}
+
+__global__ void plain_total(const int *data, int *total)
+{
+    __shared__ int sum;
+    if (threadIdx.x == 0)
+        sum = 0;
+    __syncthreads();
+    atomicAdd(&sum, data[blockIdx.x * blockDim.x + threadIdx.x]);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        *total += sum; // @plain-add
 }
 
 extern "C" int broken_last_block_fence(int variant, int *sum)
@@ -44,7 +63,11 @@ extern "C" int broken_last_block_fence(int variant, int *sum)
     cudaMalloc((void **)&total, sizeof *total);
     cudaMemcpy(data, host, sizeof host, cudaMemcpyHostToDevice);
     cudaMemset(done, 0, sizeof *done);
-    last_block_sum<<<blocks, threads>>>(data, block_sums, done, total, variant);
+    cudaMemset(total, 0, sizeof *total);
+    if (variant == 2)
+        plain_total<<<blocks, threads>>>(data, total);
+    else
+        last_block_sum<<<blocks, threads>>>(data, block_sums, done, total, variant != 0, variant == 3);
     cudaError_t status = cudaDeviceSynchronize();
     cudaMemcpy(sum, total, sizeof *sum, cudaMemcpyDeviceToHost);
     return status;
