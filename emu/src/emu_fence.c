@@ -11,12 +11,12 @@
  * and a load of a word another block stored is reported when its writer went on to write
  * again (its signal) with no fence in between. A read-modify-write of a word another block
  * stored plainly (a thread loads the word, then stores it in the same barrier interval: every
- * block's plain `total += block_sum`) is a race too, if the store changes the value and no thread
- * of the block made an atomic before: without one the block cannot have waited for the other's
- * signal, so on a GPU the two may read the old value at once and one update is lost. Here blocks
- * run one after another and the sum comes out right. A block that made an atomic before may have
- * waited (the last block of a count): not reported; nor is a plain overwrite with no load before
- * it (its wrong result shows, with the last writer of each element). A word that was its writer's last write (a
+ * block's plain `total += block_sum`) is a race too, if the store changes the value, unless the
+ * writer fenced and signalled after its store and the block made an atomic before its own (it
+ * may have waited for that signal: the last block of a count). Otherwise, on a GPU, the two
+ * blocks may load the old value at once and one update is lost; here blocks run one after
+ * another and the sum comes out right. A plain overwrite with no load before it is not reported
+ * (its wrong result shows, with the last writer of each element). A word that was its writer's last write (a
  * flag, say) is taken for the signal itself and not reported; a writer that fenced after
  * the store is fine. Atomics are never the data: their own coherence orders them.
  *
@@ -33,13 +33,14 @@
 
 typedef struct {
     uint32_t grid;   /* the grid serial; records of other grids are empty */
-    uint32_t writes; /* the writer's global writes at the store; once its block ended, SETTLED or UNFENCED */
+    uint32_t writes; /* the writer's global writes at the store; once its block ended, one of the three below */
     uint64_t writer; /* block linear index << 10 | thread */
     uintptr_t site;
 } word_state;
 
-#define SETTLED 0u           /* fenced after the store, or the store was the writer's last write */
-#define UNFENCED 0xffffffffu /* written again (a signal) with no __threadfence() after the store */
+#define SETTLED 0u             /* the store was the writer's last write */
+#define SIGNALLED 0xfffffffeu  /* fenced after the store, then written again (a signal) */
+#define UNFENCED 0xffffffffu   /* written again (a signal) with no __threadfence() after the store */
 
 static uint32_t grid_serial; /* the running grid's */
 static uint32_t last_serial; /* the newest grid's: a child resumed from does not give its number again */
@@ -112,8 +113,8 @@ int emu_fence_access(emu_lane *l, emu_race_hit *over)
             word_state *s = record_of(w);
             if (!s)
                 continue;
-            if (!found && block_atomics == 0 && s->grid == grid_serial && s->writer >> 10 != block &&
-                emu_race_loaded(w, l->lin)) {
+            if (!found && s->grid == grid_serial && s->writer >> 10 != block &&
+                !(s->writes == SIGNALLED && block_atomics > 0) && emu_race_loaded(w, l->lin)) {
                 found = 1;
                 over->intra_warp = 0;
                 over->between_blocks = 1;
@@ -152,10 +153,12 @@ void emu_fence_block_done(void)
     uint64_t block = block_key();
     for (size_t i = 0; i < stored_n; i++) {
         word_state *s = stored[i];
-        if (s->grid != grid_serial || s->writer >> 10 != block || s->writes == SETTLED || s->writes == UNFENCED)
+        if (s->grid != grid_serial || s->writer >> 10 != block || s->writes == SETTLED || s->writes == SIGNALLED ||
+            s->writes == UNFENCED)
             continue; /* settled already (a word stored twice), or overwritten by a child grid */
         const emu_lane *t = &emu_lanes[s->writer & 1023];
-        s->writes = t->fenced_at < s->writes && s->writes < t->gwrites ? UNFENCED : SETTLED;
+        int signalled = s->writes < t->gwrites, fenced = t->fenced_at >= s->writes;
+        s->writes = !signalled ? SETTLED : fenced ? SIGNALLED : UNFENCED;
         if (s->writes == UNFENCED)
             unfenced_serial = last_serial;
     }

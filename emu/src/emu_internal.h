@@ -249,9 +249,9 @@ uint32_t emu_fence_serial(void);          /* the running grid's, to resume after
 void emu_fence_resume(uint32_t serial);
 void emu_fence_thread(emu_lane *l);       /* lane l ran __threadfence() */
 /* A global access of lane l: -1 when reported as an error; 1 (and *over) for a read-modify-write's
- * plain store over a word another block of the grid stored plainly, by a block that has made no
- * atomic yet (so it cannot have waited for a signal of the other block's: a race if it changes the
- * value, which the caller decides); else 0. */
+ * plain store over a word another block of the grid stored plainly, unless that block fenced and
+ * signalled after its store and this one made an atomic before (it may have waited for the signal):
+ * a race if it changes the value, which the caller decides; else 0. */
 int emu_fence_access(emu_lane *l, emu_race_hit *over);
 int emu_fence_loads_matter(void);         /* 0: no global load can be an error now (no word is unfenced) */
 void emu_fence_block_done(void);          /* the running block ended: settle the words it stored */

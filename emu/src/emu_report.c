@@ -282,8 +282,7 @@ static void race_hint(uintptr_t site, uintptr_t other_site, const emu_lane *othe
              barrier);
 }
 
-/* A read-modify-write's store over another block's store, by a block that made no atomic before
- * it (emu_fence.c). */
+/* A read-modify-write's store over another block's store that it cannot have waited for (emu_fence.c). */
 static int report_overwritten(emu_lane *l, uintptr_t site, uintptr_t addr, const emu_race_hit *hit)
 {
     char mem[512], other[512], what[1800], kernel[300] = "";
@@ -304,11 +303,12 @@ static int report_overwritten(emu_lane *l, uintptr_t site, uintptr_t addr, const
     emu_describe_memory(SP_GLOBAL, addr, mem, sizeof mem);
     snprintf(what, sizeof what,
              "race between blocks%s: block (%u,%u,%u) thread (%u,%u,%u) stores to %s, which it loaded before (a "
-             "read-modify-write such as `total += sum`) and block (%u,%u,%u) thread %u stored at %s, and no "
-             "thread of this block made an atomic before (a counter or flag it could have waited on). Blocks run "
-             "one after another here, so the load sees the other block's store; on a GPU they run at once, and "
-             "two blocks that load the word before either stores it lose one of the two updates. Use atomicAdd, "
-             "or give each block its own element and add them afterwards",
+             "read-modify-write such as `total += sum`) and block (%u,%u,%u) thread %u stored at %s, with no "
+             "order between the two: that block did not fence and signal after its store (an atomic counter), "
+             "or this one did not wait for a signal before its load. Blocks run one after another here, so the "
+             "load sees the other block's store; on a GPU they run at once, and two blocks that load the word "
+             "before either stores it lose one of the two updates. Use atomicAdd, or give each block its own "
+             "element and add them afterwards",
              kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, mem, wx, wy, wz,
              hit->thread, other);
     return race_found(l, site, what);

@@ -35,7 +35,8 @@ int clean_matmul_edge_zeros(int *sum); /* uninitialized.cu: tiles padded with ze
 int broken_sync_mask(int variant, int *sum);
 /* last_block_fence.cu: 0 the block sum stored and the block counted with no __threadfence()
  * (a race between blocks), 1 with the fence (correct), 2 a plain total += of every block (a lost
- * update between blocks), 3 as 1 with the last block overwriting a block sum (correct) */
+ * update between blocks), 3 as 1 with the last block overwriting a block sum (correct), 4 as 2 with
+ * an atomic count before the add (still a lost update) */
 int broken_last_block_fence(int variant, int *sum);
 /* misaligned_vector.cu: 0 a float4 load one element late (misaligned, every element inside the
  * array), 1 from element 0 (correct) */

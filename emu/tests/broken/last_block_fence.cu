@@ -6,7 +6,9 @@
  * Variant 2: every block adds its sum into the total with a plain += (broken: on a GPU two
  * blocks may load the total before either stores it, and one sum is lost; right here, as the
  * blocks take turns). Variant 3: variant 1, whose last block also folds the total into
- * block_sums[0], a word block 0 stored: after its count, so correct. */
+ * block_sums[0], a word block 0 stored: after its count, so correct. Variant 4: every block
+ * counts itself first, then adds its sum with a plain += (broken as 2: an atomic before the add,
+ * but no block signals after its add, so none can wait for another's). */
 #include "broken.h"
 
 #include <cuda_runtime.h>
@@ -38,7 +40,7 @@ __global__ void last_block_sum(const int *data, int *block_sums, unsigned int *d
     }
 }
 
-__global__ void plain_total(const int *data, int *total)
+__global__ void plain_total(const int *data, int *total, unsigned int *done, int count_first)
 {
     __shared__ int sum;
     if (threadIdx.x == 0)
@@ -46,8 +48,11 @@ __global__ void plain_total(const int *data, int *total)
     __syncthreads();
     atomicAdd(&sum, data[blockIdx.x * blockDim.x + threadIdx.x]);
     __syncthreads();
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
+        if (count_first)
+            atomicAdd(done, 1u);
         *total += sum; // @plain-add
+    }
 }
 
 extern "C" int broken_last_block_fence(int variant, int *sum)
@@ -64,8 +69,8 @@ extern "C" int broken_last_block_fence(int variant, int *sum)
     cudaMemcpy(data, host, sizeof host, cudaMemcpyHostToDevice);
     cudaMemset(done, 0, sizeof *done);
     cudaMemset(total, 0, sizeof *total);
-    if (variant == 2)
-        plain_total<<<blocks, threads>>>(data, total);
+    if (variant == 2 || variant == 4)
+        plain_total<<<blocks, threads>>>(data, total, done, variant == 4);
     else
         last_block_sum<<<blocks, threads>>>(data, block_sums, done, total, variant != 0, variant == 3);
     cudaError_t status = cudaDeviceSynchronize();
