@@ -461,11 +461,54 @@ static void check_device_sync(void)
     }
 }
 
+/* ---- the 48 KiB of static shared memory a kernel may have ----
+ * ptxas refuses a kernel whose static __shared__ variables take more than 48 KiB ("uses too much
+ * shared data ... 0xc000 max"); here they are statics of one section, with no such limit. So each
+ * __shared__ declaration inside a function body is followed by a static_assert that the
+ * function's __shared__ variables in scope so far fit, on the same line: a kernel that would not
+ * build for a GPU does not build for the emulator either. A declaration whose names the scan cannot
+ * tell for sure (a template argument list, whose commas are not declarators; braces) gets none. */
+#define SHARED_NAMES_MAX 64
+static struct {
+    char name[128];
+    int depth; /* the brace/bracket depth it was declared at: gone when the scope closes */
+} shared_names[SHARED_NAMES_MAX];
+static int shared_names_n;
+
+static void shared_name(size_t start, size_t end, int depth)
+{
+    if (shared_names_n == SHARED_NAMES_MAX || end - start >= sizeof shared_names[0].name)
+        return;
+    memcpy(shared_names[shared_names_n].name, src + start, end - start);
+    shared_names[shared_names_n].name[end - start] = 0;
+    shared_names[shared_names_n++].depth = depth;
+}
+
+static void shared_limit_assert(buf *out)
+{
+    puts_(out, " static_assert(0");
+    for (int k = 0; k < shared_names_n; k++) {
+        puts_(out, " + sizeof(");
+        puts_(out, shared_names[k].name);
+        puts_(out, ")");
+    }
+    puts_(out, " <= 49152, \"emu: the __shared__ variables of this function take more "
+               "than 48 KiB, the most static shared memory a kernel may have: nvcc (ptxas) refuses it (uses too "
+               "much shared data). Use smaller tiles, or extern __shared__ memory with "
+               "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)\");");
+}
+
 static void rewrite(buf *out)
 {
     size_t i = 0;
     int dyn_pending = 0; /* an extern __shared__ declaration waits for its ';' */
     int depth_at_dyn = 0, depth = 0;
+    /* a __shared__ declaration inside a function, until its ';': its depth, whether its names are
+     * certain, and the last word seen at its depth (a declarator's name when '[', ',', '=' or ';'
+     * follows) */
+    int shared_decl = 0, shared_depth = 0, shared_sure = 0;
+    size_t word_start = 0, word_stop = 0;
+    int word_last = 0;
     while (i < len) {
         size_t j = skip_literal(i);
         if (j != i) {
@@ -550,7 +593,13 @@ static void rewrite(buf *out)
                     e++;
                 put(out, src + i, e - i);
                 i = e;
+                word_last = 0;
                 continue;
+            }
+            if (shared_decl && depth == shared_depth) {
+                word_start = i;
+                word_stop = e;
+                word_last = 1;
             }
             if (e - i == 10 && memcmp(src + i, "__shared__", 10) == 0) {
                 char prev[32];
@@ -563,6 +612,11 @@ static void rewrite(buf *out)
                     puts_(out, "EMU_SHARED");
                 } else {
                     puts_(out, "static EMU_SHARED");
+                }
+                if (strcmp(prev, "extern") != 0 && depth > 0) { /* inside a function body */
+                    shared_decl = shared_sure = 1;
+                    shared_depth = depth;
+                    word_last = 0;
                 }
             } else if (e - i == 10 && memcmp(src + i, "__device__", 10) == 0) {
                 char prev[32];
@@ -606,15 +660,32 @@ static void rewrite(buf *out)
             i = e;
             continue;
         }
+        int shared_end = 0; /* this ';' ends a __shared__ declaration */
+        if (shared_decl && depth == shared_depth && !isspace((unsigned char)c)) {
+            if ((c == '[' || c == ',' || c == '=' || c == ';') && word_last && shared_sure)
+                shared_name(word_start, word_stop, depth);
+            if (c == '<' || c == '{' || c == '}')
+                shared_sure = 0; /* a template's argument list, a struct: the names are not certain */
+            if (c == ';') {
+                shared_decl = 0;
+                shared_end = shared_sure;
+            }
+            word_last = 0;
+        }
         if (c == '(' || c == '[' || c == '{')
             depth++;
         else if (c == ')' || c == ']' || c == '}')
             depth--;
+        if (c == '}')
+            while (shared_names_n > 0 && shared_names[shared_names_n - 1].depth > depth)
+                shared_names_n--; /* out of scope */
         if (dyn_pending && ((c == ';' || c == ',') && depth == depth_at_dyn)) {
             puts_(out, " EMU_DYNAMIC_NAME(\"emu_dynamic_shared\")");
             dyn_pending = c == ',';
         }
         put(out, &c, 1);
+        if (shared_end)
+            shared_limit_assert(out);
         i++;
     }
 }
