@@ -9,16 +9,18 @@
  *     in the lane's program order as it runs (emu_access.c);
  *   - per global word stored: the writing thread, its write count at the store, the site;
  * and a load of a word another block stored is reported when its writer went on to write
- * again (its signal) with no fence in between. A read-modify-write of a word another block
- * stored plainly (a thread loads the word, then stores it in the same barrier interval: every
- * block's plain `total += block_sum`) is a race too, if the store changes the value, unless the
- * writer fenced and signalled after its store and the block made an atomic before its own (it
- * may have waited for that signal: the last block of a count). Otherwise, on a GPU, the two
- * blocks may load the old value at once and one update is lost; here blocks run one after
- * another and the sum comes out right. A plain overwrite with no load before it is not reported
- * (its wrong result shows, with the last writer of each element). A word that was its writer's last write (a
+ * again (its signal) with no fence in between. A word that was its writer's last write (a
  * flag, say) is taken for the signal itself and not reported; a writer that fenced after
  * the store is fine. Atomics are never the data: their own coherence orders them.
+ *
+ * A read-modify-write of a word another block stored plainly (a thread loads the word, then
+ * stores it in the same barrier interval: every block's plain `total += block_sum`) is a race
+ * too, if the store changes the value, unless the writer fenced and signalled after its store
+ * and the block made an atomic before its own (it may have waited for that signal: the last
+ * block of a count). Otherwise, on a GPU, the two blocks may load the old value at once and one
+ * update is lost; here blocks run one after another and the sum comes out right. A plain
+ * overwrite with no load before it is not reported (its wrong result shows, with the last
+ * writer of each element).
  *
  * Blocks run one at a time and only other blocks' loads are checked, so a word's verdict is
  * settled when its block ends (emu_fence_block_done): the store was unfenced and signalled
