@@ -116,17 +116,35 @@ __global__ void transpose_tile(const float *in, float *out)
     out[y * 32 + x] = tile[x][y];
 }
 
-extern "C" int emu_test_bank_conflicts(int padded, emu_counters *c)
+/* One warp's float4 loads, two lanes at each float4 (words counted once): float4s STRIDE apart.
+ * Stride 1: 16 float4s side by side, 64 words over the 32 banks, two each (no conflict); stride
+ * 8 (32 words): all 16 start at bank 0, so banks 0-3 serve 16 words each, 14 wavefronts more than
+ * the 2 that 64 words need. The stores before are four runs of 32 float4s (no conflict). */
+template <int STRIDE>
+__global__ void float4_pairs(const float4 *in, float4 *out)
+{
+    __shared__ float4 s[16 * 8];
+    for (unsigned int i = threadIdx.x; i < 16 * 8; i += 32)
+        s[i] = in[i];
+    __syncthreads();
+    out[threadIdx.x] = s[(threadIdx.x / 2) * STRIDE];
+}
+
+extern "C" int emu_test_bank_conflicts(int variant, emu_counters *c)
 {
     float *in, *out;
     cudaMalloc((void **)&in, 32 * 32 * sizeof(float));
     cudaMalloc((void **)&out, 32 * 32 * sizeof(float));
     cudaMemset(in, 0, 32 * 32 * sizeof(float));
     emu_counters_reset();
-    if (padded)
+    if (variant == 1)
         transpose_tile<1><<<1, dim3(32, 32)>>>(in, out);
-    else
+    else if (variant == 0)
         transpose_tile<0><<<1, dim3(32, 32)>>>(in, out);
+    else if (variant == 2)
+        float4_pairs<1><<<1, 32>>>((const float4 *)in, (float4 *)out);
+    else
+        float4_pairs<8><<<1, 32>>>((const float4 *)in, (float4 *)out);
     cudaError_t e = cudaGetLastError();
     emu_counters_get(c);
     cudaFree(in);

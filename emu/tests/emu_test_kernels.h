@@ -12,7 +12,9 @@ extern "C" {
 int emu_test_warp_reduce(int *sum);
 int emu_test_block_sum(int with_barrier, int *sum);
 int emu_test_copy(int stride, emu_counters *c);
-int emu_test_bank_conflicts(int padded, emu_counters *c);
+/* variant 0: a 32x32 tile read by columns (32-way), 1: padded; 2 and 3: float4 loads two lanes
+ * at each float4, the float4s 1 or 8 apart (emu_test_kernels.cu) */
+int emu_test_bank_conflicts(int variant, emu_counters *c);
 int emu_test_shuffle(int *sum, unsigned int *ballot);
 int emu_test_atomics(int *count, int *nested);
 int emu_test_global_oob(void);

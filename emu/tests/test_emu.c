@@ -178,6 +178,13 @@ static void test_bank_conflicts(void)
     CU_ASSERT_EQUAL(c.shared_bank_conflicts, 32 * 31); /* column reads: 32-way */
     CU_ASSERT_EQUAL(emu_test_bank_conflicts(1, &c), cudaSuccess);
     CU_ASSERT_EQUAL(c.shared_bank_conflicts, 0);
+    /* float4s: a word two lanes load is one word; 16 float4s side by side, then 32 words apart */
+    CU_ASSERT_EQUAL(emu_test_bank_conflicts(2, &c), cudaSuccess);
+    CU_ASSERT_EQUAL(c.shared_st_inst, 4);
+    CU_ASSERT_EQUAL(c.shared_ld_inst, 1);
+    CU_ASSERT_EQUAL(c.shared_bank_conflicts, 0);
+    CU_ASSERT_EQUAL(emu_test_bank_conflicts(3, &c), cudaSuccess);
+    CU_ASSERT_EQUAL(c.shared_bank_conflicts, 14);
 }
 
 static void test_shuffle_and_ballot(void)
@@ -287,7 +294,7 @@ static void test_barrier_predicates(void)
 
 static void test_divergent_barrier(void)
 {
-    expect_kernel_error(emu_test_divergent_barrier(), cudaErrorLaunchFailure, "emu_test_kernels.cu:274");
+    expect_kernel_error(emu_test_divergent_barrier(), cudaErrorLaunchFailure, "emu_test_kernels.cu:292");
 }
 
 static void test_early_return_before_barrier(void)
