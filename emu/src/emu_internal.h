@@ -478,6 +478,8 @@ extern const char *emu_trace_path;   /* EMU_TRACE as read at start-up (NULL: no 
  * emu_parallel_observe). */
 extern unsigned long long emu_kernel_said;
 const char *emu_kind_name(int kind);
+/* " in kernel NAME" for a message, or "" where the running kernel's name is not known: buf */
+const char *emu_kernel_suffix(char *buf, size_t size);
 /* "block (x,y,z), thread (x,y,z)" of the running lane */
 void emu_describe_thread(char *buf, size_t size);
 /* "shared memory sdata (byte 128)" and the like, for the address of an access. */

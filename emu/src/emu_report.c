@@ -282,51 +282,58 @@ static void race_hint(uintptr_t site, uintptr_t other_site, const emu_lane *othe
              barrier);
 }
 
-/* A read-modify-write's store over another block's store that it cannot have waited for (emu_fence.c). */
-static int report_overwritten(emu_lane *l, uintptr_t site, uintptr_t addr, const emu_race_hit *hit)
+const char *emu_kernel_suffix(char *buf, size_t size)
 {
-    char mem[512], other[512], what[1800], kernel[300] = "";
-    const emu_launch_rec *r = emu_running;
-    unsigned int gx = r->grid.x, gy = r->grid.y;
-    unsigned int wx = (unsigned int)(hit->block % gx), wy = (unsigned int)(hit->block / gx % gy),
-                 wz = (unsigned int)(hit->block / ((uint64_t)gx * gy));
+    buf[0] = '\0';
+    if (emu_running && emu_running->name)
+        snprintf(buf, size, " in kernel %s", emu_running->name);
+    return buf;
+}
+
+/* A race between blocks (emu_fence.c): lane l, at site, "VERB" the global word at addr, which
+ * "WHICH"block writer_block's thread writer_thread stored at writer_site"WHY". */
+static int report_between_blocks(emu_lane *l, uintptr_t site, uintptr_t addr, uint64_t writer_block,
+                                 unsigned int writer_thread, uintptr_t writer_site, const char *verb,
+                                 const char *which, const char *why)
+{
+    char mem[512], other[512], what[1800], kernel[300];
+    unsigned int gx = emu_running->grid.x, gy = emu_running->grid.y;
+    unsigned int wx = (unsigned int)(writer_block % gx), wy = (unsigned int)(writer_block / gx % gy),
+                 wz = (unsigned int)(writer_block / ((uint64_t)gx * gy));
     if (emu_parallel_bail())
         return -1;
-    if (r->name)
-        snprintf(kernel, sizeof kernel, " in kernel %s", r->name);
-    if (pair_seen(race_seen, &race_seen_n, hit->site, site))
+    if (pair_seen(race_seen, &race_seen_n, writer_site, site))
         return 0;
     if (emu_trace_on)
-        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, site, (long)l->lin, hit->site, (long)hit->thread,
-                       SP_GLOBAL, addr);
-    emu_describe_line(hit->site, other, sizeof other);
+        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, site, (long)l->lin, writer_site,
+                       (long)writer_thread, SP_GLOBAL, addr);
+    emu_describe_line(writer_site, other, sizeof other);
     emu_describe_memory(SP_GLOBAL, addr, mem, sizeof mem);
     snprintf(what, sizeof what,
-             "race between blocks%s: block (%u,%u,%u) thread (%u,%u,%u) stores to %s, which it loaded before (a "
-             "read-modify-write such as `total += sum`) and block (%u,%u,%u) thread %u stored at %s, with no "
-             "order between the two: that block did not fence and signal after its store (an atomic counter), "
-             "or this one did not wait for a signal before its load. Blocks run one after another here, so the "
-             "load sees the other block's store; on a GPU they run at once, and two blocks that load the word "
-             "before either stores it lose one of the two updates. Use atomicAdd, or give each block its own "
-             "element and add them afterwards",
-             kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, mem, wx, wy, wz,
-             hit->thread, other);
+             "race between blocks%s: block (%u,%u,%u) thread (%u,%u,%u) %s %s, which %sblock (%u,%u,%u) thread %u "
+             "stored at %s%s",
+             emu_kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y,
+             l->tid.z, verb, mem, which, wx, wy, wz, writer_thread, other, why);
     return race_found(l, site, what);
 }
 
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
 {
-    if (hit->between_blocks)
-        return report_overwritten(l, site, addr, hit);
+    if (hit->between_blocks) /* a read-modify-write's store over another block's store */
+        return report_between_blocks(
+            l, site, addr, hit->block, hit->thread, hit->site, "stores to",
+            "it loaded before (a read-modify-write such as `total += sum`) and ",
+            ", with no order between the two: that block did not fence and signal after its store (an atomic "
+            "counter), or this one did not wait for a signal before its load. Blocks run one after another here, "
+            "so the load sees the other block's store; on a GPU they run at once, and two blocks that load the "
+            "word before either stores it lose one of the two updates. Use atomicAdd, or give each block its own "
+            "element and add them afterwards");
     char mem[512], other[512], where[512], what[1800], kernel[300];
     const emu_lane *o = &emu_lanes[hit->thread];
     unsigned int warp = l->lin / 32;
     if (emu_parallel_bail()) /* on two cores nothing is said or remembered: said by the run on one */
         return -1;
-    if (emu_running && emu_running->name)
-        snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
-    else
-        kernel[0] = 0;
+    emu_kernel_suffix(kernel, sizeof kernel);
 
     if (hit->intra_warp) {
         if (emu_warp_sync_mode == RACES_ERROR && warp_sync.pending)
@@ -415,42 +422,22 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
 int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsigned int writer_thread,
                         uintptr_t writer_site)
 {
-    char mem[512], other[512], what[1800], kernel[300] = "";
-    const emu_launch_rec *r = emu_running;
-    unsigned int gx = r->grid.x, gy = r->grid.y;
-    unsigned int wx = (unsigned int)(writer_block % gx), wy = (unsigned int)(writer_block / gx % gy),
-                 wz = (unsigned int)(writer_block / ((uint64_t)gx * gy));
-    if (emu_parallel_bail())
-        return -1;
-    if (r->name)
-        snprintf(kernel, sizeof kernel, " in kernel %s", r->name);
-    if (pair_seen(race_seen, &race_seen_n, writer_site, l->site))
-        return 0;
-    if (emu_trace_on)
-        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, l->site, (long)l->lin, writer_site,
-                       (long)writer_thread, SP_GLOBAL, addr);
-    emu_describe_line(writer_site, other, sizeof other);
-    emu_describe_memory(SP_GLOBAL, addr, mem, sizeof mem);
-    snprintf(what, sizeof what,
-             "race between blocks%s: block (%u,%u,%u) thread (%u,%u,%u) loads %s, which block (%u,%u,%u) thread %u "
-             "stored at %s and then went on to signal (a later store or atomic, such as a counter) with no "
-             "__threadfence() in between. Blocks run one after another here, so the load sees the stored value; "
-             "on a GPU they run at once, and without the fence another block may see the signal before the "
-             "store and read the old value. Put __threadfence() between the store and the signal",
-             kernel, emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y, l->tid.z, mem, wx, wy, wz,
-             writer_thread, other);
-    return race_found(l, l->site, what);
+    return report_between_blocks(
+        l, l->site, addr, writer_block, writer_thread, writer_site, "loads", "",
+        " and then went on to signal (a later store or atomic, such as a counter) with no __threadfence() in "
+        "between. Blocks run one after another here, so the load sees the stored value; on a GPU they run at "
+        "once, and without the fence another block may see the signal before the store and read the old value. "
+        "Put __threadfence() between the store and the signal");
 }
 
 void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,
                        unsigned int bad)
 {
-    char mem[512], kernel[300] = "";
+    char mem[512], kernel[300];
     emu_lane *l = &emu_lanes[lin];
     if (emu_parallel_bail())
         return;
-    if (emu_running && emu_running->name)
-        snprintf(kernel, sizeof kernel, " in kernel %s", emu_running->name);
+    emu_kernel_suffix(kernel, sizeof kernel);
     emu_describe_memory(space, addr + bad, mem, sizeof mem);
     if (emu_trace_on)
         emu_trace_diag(1, space == SP_SHARED ? EMU_TAG_UNINIT_SHARED : EMU_TAG_UNINIT_GLOBAL, site, (long)lin, 0, -1,

@@ -157,15 +157,6 @@ static void describe_absence(const emu_lane *o, char *buf, size_t size)
 
 /* The lanes g[0..n) of one warp meet at one call site. Checks the call's masks
  * against who came (the rules of the Programming Guide), then exchanges. */
-/* " in kernel NAME", or nothing where the running kernel's name is not known */
-static const char *kernel_suffix(char *buf, size_t size)
-{
-    buf[0] = '\0';
-    if (emu_running && emu_running->name)
-        snprintf(buf, size, " in kernel %s", emu_running->name);
-    return buf;
-}
-
 static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *const *byl)
 {
     int op = g[0]->op;
@@ -187,7 +178,7 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
             emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_SYNC_MASK, l->site, l,
                           "%s(0x%08x)%s, block (%u,%u,%u), warp %u: lane %u (thread (%u,%u,%u)) executes the call "
                           "but is not in its mask. " MASK_RULE,
-                          op_name(op), mask, kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                          op_name(op), mask, emu_kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
                           emu_block.z, base / 32, lane, l->tid.x, l->tid.y, l->tid.z);
             return -1;
         }
@@ -200,7 +191,7 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
                           "%s(0x%08x)%s, block (%u,%u,%u), warp %u: lanes 0x%08x are named in the mask but do not "
                           "execute this call (lane %u %s; a call inside a branch that the lanes of the mask take "
                           "differently?). " MASK_RULE,
-                          op_name(op), mask, kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                          op_name(op), mask, emu_kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
                           emu_block.z, base / 32, absent, o->lin & 31, where);
             return -1;
         }
@@ -210,7 +201,7 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
                     emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_SYNC_MASK, l->site, l,
                               "%s%s, block (%u,%u,%u), warp %u: lane %u calls it with mask 0x%08x, but lane %u, "
                               "named in that mask, with mask 0x%08x. " MASK_RULE,
-                              op_name(op), kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                              op_name(op), emu_kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
                               emu_block.z, base / 32, lane, mask, o->lin & 31, o->mask);
                 return -1;
             }
@@ -224,7 +215,7 @@ static int check_masks(emu_lane **g, int n, unsigned int present, emu_lane *cons
                               "%s(0x%08x)%s, block (%u,%u,%u), warp %u: lane %u reads the value of lane %d, which has "
                               "exited (returned): the value is undefined (the CUDA Programming Guide: threads may "
                               "only read data from a thread that is actively participating in the call)",
-                              op_name(op), mask, kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
+                              op_name(op), mask, emu_kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y,
                               emu_block.z, base / 32, lane, src);
                 return -1;
             }
