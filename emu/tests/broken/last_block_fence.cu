@@ -13,16 +13,23 @@
 
 #include <cuda_runtime.h>
 
-__global__ void last_block_sum(const int *data, int *block_sums, unsigned int *done, int *total, int fence,
-                               int fold)
+/* The sum of the block's elements, for every thread of the block. */
+__device__ int block_total(const int *data)
 {
     __shared__ int sum;
-    __shared__ bool last;
     if (threadIdx.x == 0)
         sum = 0;
     __syncthreads();
     atomicAdd(&sum, data[blockIdx.x * blockDim.x + threadIdx.x]);
     __syncthreads();
+    return sum;
+}
+
+__global__ void last_block_sum(const int *data, int *block_sums, unsigned int *done, int *total, int fence,
+                               int fold)
+{
+    __shared__ bool last;
+    int sum = block_total(data);
     if (threadIdx.x == 0) {
         block_sums[blockIdx.x] = sum; // @block-sum
         if (fence)
@@ -42,12 +49,7 @@ __global__ void last_block_sum(const int *data, int *block_sums, unsigned int *d
 
 __global__ void plain_total(const int *data, int *total, unsigned int *done, int count_first)
 {
-    __shared__ int sum;
-    if (threadIdx.x == 0)
-        sum = 0;
-    __syncthreads();
-    atomicAdd(&sum, data[blockIdx.x * blockDim.x + threadIdx.x]);
-    __syncthreads();
+    int sum = block_total(data);
     if (threadIdx.x == 0) {
         if (count_first)
             atomicAdd(done, 1u);
