@@ -13,14 +13,15 @@
  * flag, say) is taken for the signal itself and not reported; a writer that fenced after
  * the store is fine. Atomics are never the data: their own coherence orders them.
  *
- * A read-modify-write of a word another block stored plainly (a thread loads the word, then
- * stores it in the same barrier interval: every block's plain `total += block_sum`) is a race
- * too, if the store changes the value, unless the writer fenced and signalled after its store
- * and the block made an atomic before its own (it may have waited for that signal: the last
- * block of a count). Otherwise, on a GPU, the two blocks may load the old value at once and one
- * update is lost; here blocks run one after another and the sum comes out right. A plain
- * overwrite with no load before it is not reported (its wrong result shows, with the last
- * writer of each element).
+ * A read-modify-write of a word another block stored plainly (the block loads the word, then
+ * stores it: every block's plain `total += block_sum`, in one thread or split over two, one
+ * loading and one storing across a barrier or a shuffle) is a race too, if the store changes
+ * the value, unless the writer fenced and signalled after its store and the block made an
+ * atomic before its own (it may have waited for that signal: the last block of a count).
+ * Otherwise, on a GPU, the two blocks may load the old value at once and one update is lost;
+ * here blocks run one after another and the sum comes out right. A plain overwrite with no
+ * load before it is not reported (its wrong result shows, with the last writer of each
+ * element).
  *
  * Blocks run one at a time and only other blocks' loads are checked, so a word's verdict is
  * settled when its block ends (emu_fence_block_done): the store was unfenced and signalled
@@ -116,7 +117,7 @@ int emu_fence_access(emu_lane *l, emu_race_hit *over)
             if (!s)
                 continue;
             if (!found && s->grid == grid_serial && s->writer >> 10 != block &&
-                !(s->writes == SIGNALLED && block_atomics > 0) && emu_race_loaded(w, l->lin)) {
+                !(s->writes == SIGNALLED && block_atomics > 0) && emu_race_block_loaded(w)) {
                 found = 1;
                 over->intra_warp = 0;
                 over->between_blocks = 1;

@@ -143,16 +143,19 @@ typedef struct {
     uintptr_t addr;      /* the word (an address inside the access) */
 } emu_race_hit;
 
-/* A new barrier interval of the running block (block start, barrier opened). */
+/* A new barrier interval of the running block (barrier opened). */
 void emu_race_interval(void);
+/* A new block: its first barrier interval. */
+void emu_race_block(void);
 /* The lanes of warp w met at a warp operation (__syncwarp, shuffle, vote). */
 void emu_race_warp_synced(unsigned int warp);
 /* Checks and records one lane's access; returns 1 (and fills *hit) for a conflict. */
 int emu_race_access(int space, uintptr_t addr, unsigned int size, int kind, uintptr_t site, unsigned int thread,
                     emu_race_hit *hit);
-/* Thread (of the running block) loaded the global word in this barrier interval, as far as the
- * cell's readers tell (the first reader of a warp is kept). */
-int emu_race_loaded(uintptr_t word, unsigned int thread);
+/* A thread of the running block loaded the global word since the block began, in any barrier
+ * interval. A cell's readers are replaced only by later loads, so while the block has loaded the
+ * word one of them is a load of this block. */
+int emu_race_block_loaded(uintptr_t word);
 void emu_race_map(uintptr_t start, size_t bytes);   /* cudaMalloc: cells for a new block */
 void emu_race_unmap(uintptr_t start, size_t bytes); /* cudaFree: its cells go */
 

@@ -56,6 +56,7 @@ unsigned char emu_atomic_is_cas[MAX_THREADS];
 
 static uint32_t serial;            /* the stamp of accesses now */
 static uint32_t interval_start;    /* the first stamp of the running barrier interval */
+static uint32_t block_start;       /* the first stamp of the running block */
 static uint32_t warp_synced[32];   /* stamp of each warp's last warp operation */
 
 static cell *shared_cells;
@@ -140,6 +141,7 @@ static void forget_everything(void)
     emu_word_shadow_clear(&global_cells);
     memset(warp_synced, 0, sizeof warp_synced);
     serial = 0;
+    block_start = 1; /* the block's earlier loads are forgotten with the rest (never a false report) */
 }
 
 void emu_race_interval(void)
@@ -147,6 +149,12 @@ void emu_race_interval(void)
     if (serial >= STAMP_RESET)
         forget_everything(); /* every stamp becomes 0 = stale; the counter starts again */
     interval_start = ++serial;
+}
+
+void emu_race_block(void)
+{
+    emu_race_interval();
+    block_start = interval_start;
 }
 
 void emu_race_warp_synced(unsigned int warp)
@@ -205,11 +213,10 @@ static void hit_from(emu_race_hit *hit, const record *r, int kind, int intra, ui
     hit->addr = word << 2;
 }
 
-int emu_race_loaded(uintptr_t word, unsigned int thread)
+int emu_race_block_loaded(uintptr_t word)
 {
     const cell *c = emu_word_shadow_of(&global_cells, word << 2);
-    return c && ((current(&c->r1) && rec_thread(&c->r1) == thread) ||
-                 (current(&c->r2) && rec_thread(&c->r2) == thread));
+    return c && (c->r1.stamp >= block_start || c->r2.stamp >= block_start);
 }
 
 /* Checks an access against the cell; 1 (and *hit) for a conflict. A plain load and an atomicCAS

@@ -322,7 +322,7 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
     if (hit->between_blocks) /* a read-modify-write's store over another block's store */
         return report_between_blocks(
             l, site, addr, hit->block, hit->thread, hit->site, "stores to",
-            "it loaded before (a read-modify-write such as `total += sum`) and ",
+            "this block loaded before (a read-modify-write such as `total += sum`) and ",
             ", with no order between the two: that block did not fence and signal after its store (an atomic "
             "counter), or this one did not wait for a signal before its load. Blocks run one after another here, "
             "so the load sees the other block's store; on a GPU they run at once, and two blocks that load the "

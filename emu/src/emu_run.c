@@ -472,7 +472,7 @@ static int run_block(void)
     unsigned int warps = (emu_nthreads + 31) / 32;
     unsigned long long barriers = 0; /* opened in this block */
     emu_counts.threads_launched += emu_nthreads;
-    emu_race_interval();
+    emu_race_block();
     arrivals_reset();
     release_pending = 0;
     for (;;) {

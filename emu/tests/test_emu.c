@@ -853,10 +853,19 @@ static void test_last_block_fence(void)
         CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
         CU_ASSERT(tagged_at(&r, "[race]", "last_block_fence.cu", "plain-add"));
         CU_ASSERT(has(&r, "race between blocks in kernel plain_total: block (1,0,0) thread (0,0,0) stores to"));
-        CU_ASSERT(has(&r, "which it loaded before (a read-modify-write"));
+        CU_ASSERT(has(&r, "which this block loaded before (a read-modify-write"));
         CU_ASSERT(has(&r, "block (0,0,0) thread 0 stored at"));
         CU_ASSERT(has(&r, "atomicAdd"));
     }
+    /* the same add split over two threads of the block: thread 0 loads, thread 32 stores after a
+     * barrier (no thread both loads and stores the total) */
+    run_case(case_fence, 5, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[race]", "last_block_fence.cu", "split-store"));
+    CU_ASSERT(has(&r, "race between blocks in kernel split_total: block (1,0,0) thread (32,0,0) stores to"));
+    CU_ASSERT(has(&r, "which this block loaded before (a read-modify-write"));
+    CU_ASSERT(has(&r, "block (0,0,0) thread 32 stored at"));
     static const char *const warn[] = {"EMU_RACES=warn", NULL};
     run_case(case_fence, 2, warn, &r); /* warned of, it runs on: the sum the emulator's order gives */
     CU_ASSERT_EQUAL(r.status, 0);

@@ -8,7 +8,9 @@
  * blocks take turns). Variant 3: variant 1, whose last block also folds the total into
  * block_sums[0], a word block 0 stored: after its count, so correct. Variant 4: every block
  * counts itself first, then adds its sum with a plain += (broken as 2: an atomic before the add,
- * but no block signals after its add, so none can wait for another's). */
+ * but no block signals after its add, so none can wait for another's). Variant 5: variant 2 split
+ * over two threads, thread 0 loading the total and thread 32 storing it after a barrier (broken
+ * as 2: no thread both loads and stores the word, the block does). */
 #include "broken.h"
 
 #include <cuda_runtime.h>
@@ -57,6 +59,17 @@ __global__ void plain_total(const int *data, int *total, unsigned int *done, int
     }
 }
 
+__global__ void split_total(const int *data, int *total)
+{
+    __shared__ int seen;
+    int sum = block_total(data);
+    if (threadIdx.x == 0)
+        seen = *total;
+    __syncthreads();
+    if (threadIdx.x == 32)
+        *total = seen + sum; // @split-store
+}
+
 extern "C" int broken_last_block_fence(int variant, int *sum)
 {
     const int blocks = 4, threads = 64;
@@ -73,6 +86,8 @@ extern "C" int broken_last_block_fence(int variant, int *sum)
     cudaMemset(total, 0, sizeof *total);
     if (variant == 2 || variant == 4)
         plain_total<<<blocks, threads>>>(data, total, done, variant == 4);
+    else if (variant == 5)
+        split_total<<<blocks, threads>>>(data, total);
     else
         last_block_sum<<<blocks, threads>>>(data, block_sums, done, total, variant != 0, variant == 3);
     cudaError_t status = cudaDeviceSynchronize();
