@@ -6,8 +6,12 @@
  * llvm-symbolizer does the work. Its process is made before the harness seals the
  * program (no process can be started after) and waits; llvm-symbolizer starts in it on the
  * first question and is kept running (its answers to later questions take microseconds instead
- * of the tens of milliseconds a fresh start costs); if it cannot be started,
- * each question runs llvm-symbolizer-14 or GNU addr2line through popen. */
+ * of the tens of milliseconds a fresh start costs). Where no llvm-symbolizer is installed (a
+ * GPU machine with the CUDA Toolkit and gcc, running emulator programs built elsewhere), GNU
+ * addr2line starts there instead, as a server too (it answers each address as it reads it),
+ * so that a sealed program still gets its lines: the lines decide verdicts (a legacy
+ * warp exchange passes only through volatile loads, emu_site_volatile). If neither can be
+ * started before the seal, each question runs one of them through popen. */
 #define _GNU_SOURCE
 #include "emu_internal.h"
 
@@ -68,8 +72,16 @@ static struct {
     pid_t owner; /* the process that started it (a fork must start its own) */
     FILE *to, *from;
     char obj[1024];
-    int broken; /* could not start, or died: use popen */
+    int broken;    /* could not start, or died: use popen */
+    int addr2line; /* the process is GNU addr2line (its first line said so), not llvm-symbolizer */
 } sym;
+
+/* What the process writes first when it runs addr2line: the parent then ends each question with
+ * this address, whose answer (its address echoed by -a, then one frame of "??") marks the end of
+ * the question's frames, as llvm-symbolizer's empty line does. */
+#define ADDR2LINE_SAYS "#addr2line"
+#define ADDR2LINE_END "0x0"
+#define ADDR2LINE_END_ECHO "0x0000000000000000"
 
 static void sym_close(void)
 {
@@ -81,6 +93,7 @@ static void sym_close(void)
         waitpid(sym.pid, NULL, 0); /* it ends when its input closes */
     sym.to = sym.from = NULL;
     sym.pid = 0;
+    sym.addr2line = 0;
 }
 
 /* Once the harness has sealed the program (no new processes: emu_harness_seal), only the
@@ -135,6 +148,8 @@ static int sym_open(const char *obj)
                (char *)NULL);
         execlp("llvm-symbolizer-14", "llvm-symbolizer-14", "--functions=linkage", "--inlining", "--demangle", objarg,
                (char *)NULL);
+        if (write(1, ADDR2LINE_SAYS "\n", sizeof ADDR2LINE_SAYS) == (ssize_t)sizeof ADDR2LINE_SAYS)
+            execlp("addr2line", "addr2line", "-a", "-f", "-i", "-C", "-e", obj, (char *)NULL);
         _exit(127);
     }
     close(to[0]);
@@ -171,19 +186,31 @@ static char *read_line(char *buf, int size, FILE *f)
     }
 }
 
-/* Sends one question ("0x1234" or "DATA 0x1234"); the answer's lines, up to
- * the empty line that ends it, go to lines[]. Returns their count, or -1. */
-static int sym_ask(const char *obj, const char *question, char lines[][512], int max)
+/* Writes one line to the process; 0 when it took it. */
+static int sym_send(const char *text)
 {
-    if (sym_open(obj) != 0)
-        return -1;
     struct sigaction ign, old;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old); /* a symbolizer that died must not kill the program */
-    int ok = fprintf(sym.to, "%s\n", question) > 0 && fflush(sym.to) == 0;
+    int ok = fprintf(sym.to, "%s\n", text) > 0 && fflush(sym.to) == 0;
     sigaction(SIGPIPE, &old, NULL);
-    int n = 0;
+    return ok ? 0 : -1;
+}
+
+/* Sends one question ("0x1234" or "DATA 0x1234"); the answer's lines, up to
+ * the empty line that ends it, go to lines[]. Returns their count, or -1. addr2line's answers
+ * come in the same "function, then file:line" pairs, after the address echoed; it has no DATA
+ * mode, so a DATA question gets no lines from it (the messages then give offsets, not names). */
+static int sym_ask(const char *obj, const char *question, char lines[][512], int max)
+{
+    if (sym_open(obj) != 0)
+        return -1;
+    int data = strncmp(question, "DATA", 4) == 0;
+    if (sym.addr2line && data)
+        return 0;
+    int ok = sym_send(question) == 0 && (!sym.addr2line || sym_send(ADDR2LINE_END) == 0);
+    int n = 0, echo = sym.addr2line; /* addr2line echoes the question's address first */
     char line[512];
     while (ok) {
         if (!read_line(line, sizeof line, sym.from)) {
@@ -191,8 +218,25 @@ static int sym_ask(const char *obj, const char *question, char lines[][512], int
             break;
         }
         chomp(line);
-        if (!line[0])
+        if (!sym.addr2line && n == 0 && strcmp(line, ADDR2LINE_SAYS) == 0) {
+            sym.addr2line = echo = 1; /* the first answer of the process: it is addr2line */
+            ok = sym_send(ADDR2LINE_END) == 0;
+            continue;
+        }
+        if (sym.addr2line) {
+            if (echo) {
+                echo = 0;
+                continue;
+            }
+            if (strcmp(line, ADDR2LINE_END_ECHO) == 0) { /* the end mark's answer: one frame of "??" */
+                ok = read_line(line, sizeof line, sym.from) && read_line(line, sizeof line, sym.from);
+                if (data)
+                    n = 0;
+                break;
+            }
+        } else if (!line[0]) {
             break;
+        }
         if (n < max)
             snprintf(lines[n++], sizeof lines[0], "%s", line);
     }
@@ -379,7 +423,9 @@ int emu_site_volatile(uintptr_t site)
     char where[512];
     emu_describe_line(site, where, sizeof where);
     char *colon = strrchr(where, ':');
-    if (!colon || !__start_emu_volatile_lines || !__stop_emu_volatile_lines)
+    if (!colon)
+        return -2; /* no source line: no llvm-symbolizer or addr2line to ask */
+    if (!__start_emu_volatile_lines || !__stop_emu_volatile_lines)
         return -1;
     *colon = 0;
     long line = strtol(colon + 1, NULL, 10);

@@ -108,7 +108,8 @@ void emu_symbolizer_seal(void);
 /* Writes "file:line" alone (no function) for a code address into buf. */
 void emu_describe_line(uintptr_t site, char *buf, size_t size);
 /* 1 when the source line of a code address accesses memory through something volatile (as
- * emu/rewrite listed it), 0 when its file's list lacks the line, -1 when the file has none. */
+ * emu/rewrite listed it), 0 when its file's list lacks the line, -1 when the file has none, -2
+ * when no source line is known (no llvm-symbolizer or addr2line answered). */
 int emu_site_volatile(uintptr_t site);
 /* The name of the index-th parameter (from 0) of a kernel (its name as written at a launch, with
  * count arguments), as emu/rewrite listed it: 0, or -1 when it is not known. */

@@ -364,7 +364,17 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
          * keeps every access the compiler emitted, but without volatile a GPU's compiler keeps
          * the values in registers, and the exchange is wrong even where lanes run in lockstep. */
         uintptr_t load_site = kind == K_LOAD ? site : hit->kind == K_LOAD ? hit->site : 0;
-        if (load_site && emu_site_volatile(load_site) == 0) { /* the load that may read a stale value */
+        int volatile_load = load_site ? emu_site_volatile(load_site) : 1;
+        if (volatile_load == -2) { /* not known: the idiom does not pass unchecked */
+            emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_WARP_SYNC, site, l,
+                          "%s, and the emulator cannot tell whether the load of the exchange is volatile: it "
+                          "found no source line for it (it asks llvm-symbolizer or addr2line, and neither "
+                          "answered: tools/setup emu installs them). The legacy warp-synchronous idiom is right "
+                          "only through a volatile pointer, so it is not let pass unchecked",
+                          what);
+            return -1;
+        }
+        if (volatile_load == 0) { /* the load that may read a stale value */
             emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_WARP_SYNC, site, l,
                           "%s, and the load of the exchange is not volatile. The legacy "
                           "warp-synchronous idiom (the last warp with no __syncwarp()) needs a volatile pointer "

@@ -966,6 +966,50 @@ static void test_broken_plain_last_warp_warn(void)
     CU_ASSERT_FALSE(has(&r, "emu: warning: [warp-sync]"));
 }
 
+/* The source lines come from llvm-symbolizer, or where it is not installed from GNU addr2line
+ * (both kept running, as a sealed lab program starts no process): with addr2line alone the
+ * legacy exchange's lines are found, so the volatile one is a warning and the plain one an
+ * error; with neither, whether the load is volatile is not known, and the volatile one is not
+ * let pass either. PATH is a folder holding addr2line alone, then an empty one. */
+static void test_lines_without_llvm_symbolizer(void)
+{
+    static case_run r;
+    char only[] = "/tmp/emu-test-path-XXXXXX", none[] = "/tmp/emu-test-path-XXXXXX", link[600];
+    char path_only[600], path_none[600];
+    const char *addr2line = access("/usr/bin/addr2line", X_OK) == 0 ? "/usr/bin/addr2line" : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(only));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(none));
+    snprintf(link, sizeof link, "%s/addr2line", only);
+    snprintf(path_only, sizeof path_only, "PATH=%s", only);
+    snprintf(path_none, sizeof path_none, "PATH=%s", none);
+    if (addr2line && symlink(addr2line, link) == 0) {
+        const char *const env[] = {"EMU_WARP_SYNC=warn", path_only, NULL};
+        char warned[300];
+        snprintf(warned, sizeof warned, "emu: warning: [warp-sync] broken/warp_exchange.cu:%d (in last_warp_volatile)",
+                 marker_line("warp_exchange.cu", "volatile-16"));
+        run_case(case_warp, 0, env, &r); /* volatile: warnings with their lines, and it runs on */
+        CU_ASSERT_EQUAL(r.status, 0);
+        CU_ASSERT(has(&r, warned));
+        CU_ASSERT_FALSE(has(&r, "cannot tell whether"));
+        run_case(case_warp, 4, env, &r); /* plain: the error */
+        CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+        CU_ASSERT(tagged_at(&r, "[warp-sync]", "warp_exchange.cu", "plain-16"));
+        CU_ASSERT(has(&r, "the load of the exchange is not volatile"));
+        unlink(link);
+    } else {
+        fprintf(stderr, "(no /usr/bin/addr2line: its part skipped)\n");
+    }
+    const char *const env[] = {"EMU_WARP_SYNC=warn", path_none, NULL};
+    run_case(case_warp, 0, env, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(has(&r, "[warp-sync]"));
+    CU_ASSERT(has(&r, "cannot tell whether the load of the exchange is volatile"));
+    CU_ASSERT(has(&r, "tools/setup emu"));
+    rmdir(only);
+    rmdir(none);
+}
+
 /* A shuffle tree from offset 32: a wrong sum (doubled at the first step), and a warning naming
  * the line and the offset. */
 static void test_broken_shuffle_from_32(void)
@@ -1171,6 +1215,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "broken: volatile last warp (exchange without __syncwarp: [warp-sync] error)", test_broken_volatile_last_warp) ||
         !CU_add_test(s, "broken: volatile last warp, EMU_WARP_SYNC=warn (a warning)", test_broken_volatile_last_warp_warn) ||
         !CU_add_test(s, "broken: last warp without volatile, EMU_WARP_SYNC=warn (an error)", test_broken_plain_last_warp_warn) ||
+        !CU_add_test(s, "source lines from addr2line, or none: the legacy warp is not let pass unchecked",
+                     test_lines_without_llvm_symbolizer) ||
         !CU_add_test(s, "broken: shuffles from offset 32 (a warning)", test_broken_shuffle_from_32) ||
         !CU_add_test(s, "broken: a lane overwrites what another lane read (write after read: [warp-sync])",
                      test_broken_write_after_read_in_warp) ||
