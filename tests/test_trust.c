@@ -159,6 +159,38 @@ static void test_step_budget(void)
     cases_free(&set);
 }
 
+/* compute-sanitizer on a device-side launch (lab 06): its notice that it cannot follow it is no
+ * finding, also where the tool counts the notice as a hazard and exits with the error code; a
+ * hazard beside the notice, or a warning without it, is one. */
+static void test_sanitizer_unsupported(void)
+{
+    static const char *const notice = "========= Warning: CUDA Dynamic Parallelism is not supported by the selected tool\n";
+    static const struct {
+        const char *summary;
+        int notice, exit_code, unsupported;
+    } reports[] = {
+        {"========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n", 1, 0, 1},
+        {"========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)\n", 1, 86, 1},
+        {"========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n", 1, 86, 0},
+        {"========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)\n", 1, 86, 0},
+        {"========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)\n", 0, 86, 0},
+        {"========= ERROR SUMMARY: 0 errors\n", 0, 0, 0},
+    };
+    char path[] = "/tmp/check-sanitizer-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fprintf(f, "========= COMPUTE-SANITIZER\n%s%s", reports[i].notice ? notice : "", reports[i].summary);
+        fclose(f);
+        CU_ASSERT_EQUAL(diagnose_tool_unsupported(path, reports[i].exit_code), reports[i].unsupported);
+    }
+    unlink(path);
+    CU_ASSERT_FALSE(diagnose_tool_unsupported("/nonexistent/report.log", 86));
+}
+
 int add_trust_tests(void)
 {
     CU_pSuite s = CU_add_suite("trust boundary", NULL, NULL);
@@ -167,7 +199,8 @@ int add_trust_tests(void)
     if (!CU_add_test(s, "a program's tags only fail a kernel", test_tags_only_fail) ||
         !CU_add_test(s, "results: each record once, only the harness's", test_results_are_the_harness_alone) ||
         !CU_add_test(s, "off-pattern: the counts held to the model's band", test_off_pattern) ||
-        !CU_add_test(s, "the emulator's step budget: fixed, and far above the pattern's", test_step_budget))
+        !CU_add_test(s, "the emulator's step budget: fixed, and far above the pattern's", test_step_budget) ||
+        !CU_add_test(s, "compute-sanitizer's 'not supported' notice is no finding", test_sanitizer_unsupported))
         return -1;
     return 0;
 }
