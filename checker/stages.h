@@ -74,8 +74,9 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
                     const check_variant *v, const check_case_set *set, const char *workdir, kernel_report *k);
 
 /* A compute-sanitizer report (its --log-file) and exit code (86 on a finding) that say the tool
- * cannot follow the program (racecheck and synccheck do not follow device-side launches: lab 06),
- * and found nothing else: the tool is skipped, not taken as a finding. 1 when so. */
+ * cannot follow the program (racecheck and synccheck do not follow device-side launches: lab 06)
+ * and report nothing else, whatever the summary counts: the tool is skipped, not taken as a
+ * finding. 1 when so. */
 int diagnose_tool_unsupported(const char *report, int exit_code);
 
 /* The timed case: medians, rates, the model, the measured counters; on the emulator a

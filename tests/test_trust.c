@@ -160,19 +160,24 @@ static void test_step_budget(void)
 }
 
 /* compute-sanitizer on a device-side launch (lab 06): its notice that it cannot follow it is no
- * finding, also where the tool counts the notice as a hazard and exits with the error code; a
- * hazard beside the notice, or a warning without it, is one. */
+ * finding, also where the tool counts the notice as a hazard or an error and exits with the error
+ * code; a hazard or a barrier error reported beside the notice, or a summary without it, is one. */
 static void test_sanitizer_unsupported(void)
 {
     static const char *const notice = "========= Warning: CUDA Dynamic Parallelism is not supported by the selected tool\n";
     static const struct {
-        const char *summary;
+        const char *lines; /* after the banner and the notice */
         int notice, exit_code, unsupported;
     } reports[] = {
         {"========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n", 1, 0, 1},
         {"========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)\n", 1, 86, 1},
-        {"========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n", 1, 86, 0},
-        {"========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)\n", 1, 86, 0},
+        {"========= Error: Race reported between Write access at k+0x10 in k.cu:3\n"
+         "========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n", 1, 86, 0},
+        {"========= ERROR SUMMARY: 1 error\n", 1, 86, 1},
+        {"========= Barrier error detected. Divergent thread(s) in block\n=========     at k+0x90 in k.cu:12\n"
+         "========= ERROR SUMMARY: 2 errors\n", 1, 86, 0},
+        {"========= Warning: Race reported between Write access at k+0x10 in k.cu:3\n"
+         "========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)\n", 1, 86, 0},
         {"========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)\n", 0, 86, 0},
         {"========= ERROR SUMMARY: 0 errors\n", 0, 0, 0},
     };
@@ -183,7 +188,7 @@ static void test_sanitizer_unsupported(void)
     for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
         FILE *f = fopen(path, "w");
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        fprintf(f, "========= COMPUTE-SANITIZER\n%s%s", reports[i].notice ? notice : "", reports[i].summary);
+        fprintf(f, "========= COMPUTE-SANITIZER\n%s%s", reports[i].notice ? notice : "", reports[i].lines);
         fclose(f);
         CU_ASSERT_EQUAL(diagnose_tool_unsupported(path, reports[i].exit_code), reports[i].unsupported);
     }
