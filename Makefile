@@ -150,7 +150,7 @@ $(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tool
 endef
 # On the emulator, beside it: lab-fast, the same file built without the access hooks (emucc
 # --fast) and judged by the same policy, which runs the large cases (checker/cases.c).
-# EMU_FAST=0 leaves it out (the grader: its sandboxed runs have no lab-fast yet).
+# EMU_FAST=0 leaves it out (the large cases then fail as not built: for timing the build alone).
 EMU_FAST ?= 1
 ifeq ($(BACKEND)$(EMU_FAST),emu1)
 LAB_FAST := lab-fast

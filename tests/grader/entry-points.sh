@@ -93,6 +93,9 @@ passes=$(jq '[.tests[] | select(.status == "passed")] | length' "$ag/results/res
 result "run_autograder on the wrong one: 1 of 3 tests passed" "$([[ $passes == 1 ]]; echo $?)" "$passes passed"
 check_student_view wrong "$ag/results/results.json"
 # A build that fails: the compiler's messages reach the student under the lab file's own name.
+# wrong only at the large sizes: the autograder runs the same cases as make check and make grade
+fixture large_only >"$work/ag-large_only.cu"
+gradescope "$work/ag-large_only.cu" 6 large_only
 fixture no_compile >"$work/ag-no_compile.cu"
 gradescope "$work/ag-no_compile.cu" 0 no-compile
 check_student_view no-compile "$ag/results/results.json"
@@ -152,6 +155,9 @@ for missing in empty reduce_divergence.txt; do
             (.message | test("no reduce_divergence[.]cu"))' "$pl/results/results.json" >/dev/null; echo $?)" \
         "exit $pl_status; $(head -c 300 "$pl/results/results.json" 2>/dev/null); see $work/pl-missing-$missing.log"
 done
+prairielearn large_only large_only
+result "PrairieLearn entrypoint: a file wrong only at the large sizes scores 0.6, as make grade" \
+    "$(jq -e '.score == 0.6' "$pl/results/results.json" >/dev/null; echo $?)" "see $work/pl-large_only.log"
 prairielearn no-sandbox correct PATH="$work/nobwrap:$PATH"
 result "PrairieLearn entrypoint without a sandbox refuses: not gradable, 'misconfigured', exit status" \
     "$([[ $pl_status != 0 && ! -e $pl/results/grading ]] && grep -q '"gradable": false' "$pl/results/results.json" &&

@@ -106,12 +106,14 @@ slurm_tests() {
     fi
     result "a Slurm of one node starts on localhost (munged, slurmctld, slurmd)" 0 ""
 
-    # 3 students: the solution (zipped), the skeleton, one that does not build
+    # 4 students: the solution (zipped), the skeleton, one that does not build, one wrong only at
+    # the large sizes
     mkdir -p "$cls/skeleton" && cp labs/03-reduce-divergence/reduce_divergence.cu "$cls/skeleton/"
     lay broken no_compile "$cls"
+    lay large large_only "$cls"
     mkdir -p "$work/slurm-zip/sub" && fixture correct >"$work/slurm-zip/sub/reduce_divergence.cu"
     (cd "$work/slurm-zip" && zip -qr "$cls/zipped.zip" sub)
-    local -A slurm_want=([zipped]=10 [skeleton]=2 [broken]=0)
+    local -A slurm_want=([zipped]=10 [skeleton]=2 [broken]=0 [large]=6)
 
     # the local engine, two at a time, then Slurm's two shards (each with sandbox users of its own:
     # 61003 and 62003, 61004 and 62004)

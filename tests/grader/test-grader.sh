@@ -98,7 +98,7 @@ lay victim correct
 echo "$token" >"$class/victim/secret.txt"
 mkdir -p "$class/wrong" && cp labs/03-reduce-divergence/reduce_divergence.cu "$class/wrong/"
 for f in no_compile crash endless huge_output fork_bomb reader network writer include_host include_secret cheat \
-    libc_socket raw_syscall; do
+    libc_socket raw_syscall large_only; do
     lay "$f" "$f"
 done
 # expected points (rubric 03: neighbored 2, neighbored_less 4, interleaved 4); the
@@ -106,7 +106,7 @@ done
 # the system-call filter kills them at their first open, socket or fork: forbidden).
 declare -A expect=([correct]=10 [victim]=10 [wrong]=2
     [no_compile]=0 [crash]=8 [endless]=8 [huge_output]=8 [fork_bomb]=8 [reader]=8 [network]=8 [writer]=8
-    [include_host]=0 [include_secret]=0 [cheat]=0 [libc_socket]=0 [raw_syscall]=0)
+    [include_host]=0 [include_secret]=0 [cheat]=0 [libc_socket]=0 [raw_syscall]=0 [large_only]=6)
 
 # ---- entry names: every one its own student, whatever its name ----
 # A newline then "solutions": the grader runs in the kit, where that relative path holds the
