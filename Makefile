@@ -13,6 +13,7 @@
 #   make slides             the lecture deck, build/slides/index.html (slides-pdf: the PDF)
 #   make sweep LAB=NN       on a GPU: every kernel and the library over a range of sizes, table and chart
 #   make readme-ladder RESULTS=FILE   README.md's ladder table from a results JSON
+#   make handout [OUT=dir]  the students' repository: no answers, Classroom autograding
 #   make clean
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
@@ -99,9 +100,25 @@ CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/sh
 SKELETONS := $(wildcard labs/[0-9][0-9]-*/*.cu)
 
 .PHONY: sweep sweep-needs-gpu readme-ladder
-.PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
+.PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor handout
+# A copy of the kit without the reference solutions (the students' handout, make handout) does
+# not offer what needs them: help leaves them out, and asking for one stops with the reason.
+NEEDS_SOLUTIONS := solutions build-solutions build-all textbook test test-view test-figures bench-emu sweep \
+                   readme-ladder grade autograder test-grader slides slides-pdf slides-md slides-deps test-slides \
+                   handout
+NO_SOLUTIONS := $(if $(wildcard solutions/*/*.cu),,yes)
+ifeq ($(NO_SOLUTIONS)$(if $(filter $(NEEDS_SOLUTIONS),$(MAKECMDGOALS)),yes),yesyes)
+$(error make $(firstword $(filter $(NEEDS_SOLUTIONS),$(MAKECMDGOALS))) needs the reference solutions, and this copy of the kit has none (make check checks your labs))
+endif
 help:
-	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
+	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile $(if $(NO_SOLUTIONS),| grep -vE '^  make ($(subst $(eval) ,|,$(strip $(NEEDS_SOLUTIONS))))( |$$)')
+
+# make handout [OUT=dir] [LAB=NN]: the students' repository (tools/handout/build), a git repository
+# of one commit to push as a GitHub Classroom template: the labs (LAB: those only), the checker and
+# the emulator, the deck's student edition, the Classroom autograding; no answer anywhere.
+handout:
+	@$(MAKE) --no-print-directory slides STUDENT=1
+	@tools/handout/build --deck $(BUILD)/slides-student/index.html $(or $(OUT),$(BUILD)/handout) $(SELECTED)
 
 # What each target needs is installed (as root) or named in one line by tools/setup,
 # the one place that knows every dependency.
@@ -361,6 +378,6 @@ test-figures:
 
 clean:
 	rm -rf $(BUILD)
-	@$(MAKE) --no-print-directory -C tests clean BUILD=$(abspath $(BUILD))/tests
+	$(if $(wildcard tests/Makefile),@$(MAKE) --no-print-directory -C tests clean BUILD=$(abspath $(BUILD))/tests)
 include grader/grader.mk
 include slides/slides.mk
