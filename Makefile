@@ -355,7 +355,8 @@ endif
 	     $(TIMED) 'end to end' tests/end_to_end.sh && $(TIMED) 'the skeletons' tests/skeletons.sh; exit"
 	@# Side by side where a step leaves a core idle: the grader's tests wait on wall-clock limits
 	@# much of their time (beside the corpus, which fills both cores); the CUnit suites and the
-	@# two browser tests, one script each, share the cores. No step writes what another reads.
+	@# two browser tests and the handout's, one script each, share the cores. No step writes what
+	@# another reads.
 	@# (All six at once took longer: docs/results/vm-2026-11-25-make-test.md.)
 	@BUILD=$(BUILD) tests/together \
 	    "the known-bad corpus" "tests/known-bad/run.sh" \
@@ -365,7 +366,8 @@ endif
 	    "the emulator's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C emu test BUILD=$(abspath $(BUILD))/emu-runtime" \
 	    "the checker's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C tests BUILD=$(abspath $(BUILD))/tests" \
 	    "the deck's tests" "$(MAKE) --no-print-directory test-slides" \
-	    "the report's tests" "$(MAKE) --no-print-directory test-view"
+	    "the report's tests" "$(MAKE) --no-print-directory test-view" \
+	    "the handout's tests" "BUILD=$(BUILD) tests/handout/run.sh"
 	@$(TIMED) "the README figures" $(MAKE) --no-print-directory test-figures
 	@awk -v e=$$EPOCHREALTIME '{ printf "make test: all of it took %.0f s (the goal: 300)\n", e - $$1 }' \
 	    $(BUILD)/.test-started
