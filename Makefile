@@ -13,6 +13,7 @@
 #   make slides             the lecture deck, build/slides/index.html (slides-pdf: the PDF)
 #   make sweep LAB=NN       on a GPU: every kernel and the library over a range of sizes, table and chart
 #   make readme-ladder RESULTS=FILE   README.md's ladder table from a results JSON
+#   make handout [OUT=dir]  the students' repository: no answers, Classroom autograding
 #   make clean
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
@@ -99,9 +100,25 @@ CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/sh
 SKELETONS := $(wildcard labs/[0-9][0-9]-*/*.cu)
 
 .PHONY: sweep sweep-needs-gpu readme-ladder
-.PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
+.PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor handout
+# A copy of the kit without the reference solutions (the students' handout, make handout) does
+# not offer what needs them: help leaves them out, and asking for one stops with the reason.
+NEEDS_SOLUTIONS := solutions build-solutions build-all textbook test test-view test-figures bench-emu sweep \
+                   readme-ladder grade autograder test-grader slides slides-pdf slides-md slides-deps test-slides \
+                   handout
+NO_SOLUTIONS := $(if $(wildcard solutions/*/*.cu),,yes)
+ifeq ($(NO_SOLUTIONS)$(if $(filter $(NEEDS_SOLUTIONS),$(MAKECMDGOALS)),yes),yesyes)
+$(error make $(firstword $(filter $(NEEDS_SOLUTIONS),$(MAKECMDGOALS))) needs the reference solutions, and this copy of the kit has none (make check checks your labs))
+endif
 help:
-	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
+	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile $(if $(NO_SOLUTIONS),| grep -vE '^  make ($(subst $(eval) ,|,$(strip $(NEEDS_SOLUTIONS))))( |$$)')
+
+# make handout [OUT=dir] [LAB=NN]: the students' repository (tools/handout/build), a git repository
+# of one commit to push as a GitHub Classroom template: the labs (LAB: those only), the checker and
+# the emulator, the deck's student edition, the Classroom autograding; no answer anywhere.
+handout:
+	@$(MAKE) --no-print-directory slides STUDENT=1
+	@tools/handout/build --deck $(BUILD)/slides-student/index.html $(or $(OUT),$(BUILD)/handout) $(SELECTED)
 
 # What each target needs is installed (as root) or named in one line by tools/setup,
 # the one place that knows every dependency.
@@ -338,7 +355,8 @@ endif
 	     $(TIMED) 'end to end' tests/end_to_end.sh && $(TIMED) 'the skeletons' tests/skeletons.sh; exit"
 	@# Side by side where a step leaves a core idle: the grader's tests wait on wall-clock limits
 	@# much of their time (beside the corpus, which fills both cores); the CUnit suites and the
-	@# two browser tests, one script each, share the cores. No step writes what another reads.
+	@# two browser tests and the handout's, one script each, share the cores. No step writes what
+	@# another reads.
 	@# (All six at once took longer: docs/results/vm-2026-11-25-make-test.md.)
 	@BUILD=$(BUILD) tests/together \
 	    "the known-bad corpus" "tests/known-bad/run.sh" \
@@ -348,7 +366,8 @@ endif
 	    "the emulator's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C emu test BUILD=$(abspath $(BUILD))/emu-runtime" \
 	    "the checker's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C tests BUILD=$(abspath $(BUILD))/tests" \
 	    "the deck's tests" "$(MAKE) --no-print-directory test-slides" \
-	    "the report's tests" "$(MAKE) --no-print-directory test-view"
+	    "the report's tests" "$(MAKE) --no-print-directory test-view" \
+	    "the handout's tests" "BUILD=$(BUILD) tests/handout/run.sh"
 	@$(TIMED) "the README figures" $(MAKE) --no-print-directory test-figures
 	@awk -v e=$$EPOCHREALTIME '{ printf "make test: all of it took %.0f s (the goal: 300)\n", e - $$1 }' \
 	    $(BUILD)/.test-started
@@ -361,6 +380,6 @@ test-figures:
 
 clean:
 	rm -rf $(BUILD)
-	@$(MAKE) --no-print-directory -C tests clean BUILD=$(abspath $(BUILD))/tests
+	$(if $(wildcard tests/Makefile),@$(MAKE) --no-print-directory -C tests clean BUILD=$(abspath $(BUILD))/tests)
 include grader/grader.mk
 include slides/slides.mk

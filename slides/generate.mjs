@@ -4,12 +4,15 @@
 //   solutions/NN-name/slides.md each lab's section, in its folder of instructor files: teaching
 //                               prose and questions, with {{directives}} (README.md lists them)
 //   solutions/*/*.cu            code excerpts between '// slide: NAME' and '// slide: end'
+//                               (--student: the students' edition, for make handout: a listing
+//                               that holds a lab's answer lines, tools/handout/answers.mjs, is
+//                               withheld, with a note that says so)
 //   the results JSON            every measured number and table (default: the newest H100 report)
 //   checker/model.c             the seed's latency model (linked as it is)
 //   slides/trace/               diagrams traced from the marked excerpts
 // and writes OUT/deck.md. Any missing input is an error that names it: no partial deck.
 //
-//   node slides/generate.mjs [--root DIR] [--results FILE] [--out DIR]
+//   node slides/generate.mjs [--root DIR] [--results FILE] [--out DIR] [--student]
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -20,10 +23,11 @@ import * as diagrams from './lib/diagrams.mjs';
 import * as charts from './lib/charts.mjs';
 
 function parseArgs(argv) {
-  const args = { root: process.cwd(), results: '', out: 'build/slides' };
+  const args = { root: process.cwd(), results: '', out: 'build/slides', student: false };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, '');
-    if (!(key in args) || i + 1 >= argv.length) throw new DeckError(`usage: generate.mjs [--root DIR] [--results FILE] [--out DIR] (bad argument '${argv[i]}')`);
+    if (key === 'student') { args.student = true; continue; }
+    if (!(key in args) || i + 1 >= argv.length) throw new DeckError(`usage: generate.mjs [--root DIR] [--results FILE] [--out DIR] [--student] (bad argument '${argv[i]}')`);
     args[key] = argv[++i];
   }
   return args;
@@ -68,8 +72,11 @@ function seedModel(root, buildDir, cases) {
 }
 
 class Deck {
-  constructor(root, results, buildDir) {
+  // answersIn: for the student edition, which leaves out every listing that holds a lab's
+  // answer line, the answer lines a text holds (tools/handout/answers.mjs); null for the full deck.
+  constructor(root, results, buildDir, answersIn = null) {
     this.root = root;
+    this.answersIn = answersIn;
     this.results = results;
     this.buildDir = buildDir;
     this.excerpts = loadExcerpts(root);
@@ -256,6 +263,12 @@ class Deck {
     switch (name) {
       case 'code': {
         const e = excerpt(this.excerpts, a[0]);
+        const answers = this.answersIn?.(e.lines.join('\n')) ?? [];
+        if (answers.length) {
+          const nums = [...new Set(answers.map((x) => x.lab.slice(0, 2)))];
+          const who = nums.length === 1 ? `lab ${nums[0]} asks` : `labs ${nums.slice(0, -1).join(', ')} and ${nums.at(-1)} ask`;
+          return `<div class="withheld">The student edition leaves this listing out: it holds lines that ${who} you to write.</div>`;
+        }
         return '```cpp\n' + dedented(e).join('\n') + '\n```\n' + `<div class="src">${e.file}, lines ${e.first}-${e.last} (marked <code>// slide: ${e.name}</code>)</div>`;
       }
       case 'figure': {
@@ -393,7 +406,7 @@ marp: true
 theme: gpulab
 paginate: true
 size: 16:9
-footer: 'GPU lab kit · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.slice(0, 10)}'
+footer: 'GPU lab kit${this.answersIn ? ' (student edition)' : ''} · numbers: ${r.device.name.replace(/'/g, '')}, ${r.date.slice(0, 10)}'
 ---`);
     const expandFile = (f, labDir) => this.expand(read(f), labDir, `slides/sections/${f}`);
     parts.push(expandFile('intro.md'));
@@ -431,7 +444,7 @@ function labDirsOf(root) {
   return fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d) && fs.statSync(path.join(root, 'labs', d)).isDirectory()).sort();
 }
 
-function main() {
+async function main() {
   const args = parseArgs(process.argv.slice(2));
   const root = path.resolve(args.root);
   // The default: the newest H100 run over every lab (a run of a few labs, such as a profile of
@@ -446,19 +459,24 @@ function main() {
   const results = mergeResults(perLab);
   const out = path.resolve(root, args.out);
   fs.mkdirSync(out, { recursive: true });
-  const deck = new Deck(root, results, out);
+  // (the handout's module, loaded for the student edition only: the full deck needs nothing of it)
+  let answersIn = null;
+  if (args.student) {
+    const handout = await import('../tools/handout/answers.mjs');
+    const answers = handout.answerLines(root);
+    answersIn = (text) => handout.answersIn(text, answers);
+  }
+  const deck = new Deck(root, results, out, answersIn);
   const markdown = deck.build(path.join(root, 'slides/sections'));
   fs.writeFileSync(path.join(out, 'deck.md'), markdown);
   fs.writeFileSync(path.join(out, 'results-used.txt'), results.report.labs.map((l) => `${l.lab} ${path.relative(root, results.sources[l.lab].file)}\n`).join(''));
   console.log(`slides: deck.md from ${results.files.map((f) => path.relative(root, f)).join(', ')} (${markdown.split(/\n---\n/).length - 1} slides)`); // the front matter's closing --- counts as the first break
 }
 
-try {
-  main();
-} catch (e) {
+main().catch((e) => {
   if (e instanceof DeckError) {
     console.error(`slides: error: ${e.message}`);
     process.exit(2);
   }
   throw e;
-}
+});

@@ -4,13 +4,15 @@
 #   make slides-pdf              build/slides/deck.pdf, rendered by Debian's Chromium (CHROME_PATH)
 #   make slides FORMAT=pdf       the same as slides-pdf
 #   make slides RESULTS=run.json numbers from another run (default: the newest H100 report in docs/results/)
+#   make slides STUDENT=1        the students' edition, build/slides-student/index.html: every listing
+#                                that holds a lab's answer is left out (make handout ships it)
 #   make test-slides             build the deck and check it in headless Chromium (also part of `make test`)
 #
 # Node.js runs the generator and Marp (@marp-team/marp-cli, pinned by slides/package-lock.json and
 # installed with `npm ci` when slides/node_modules is missing); gnuplot draws the charts; a C++
 # compiler builds the trace driver. tools/setup installs them (features: slides plot).
 
-SLIDES_OUT   := $(BUILD)/slides
+SLIDES_OUT   := $(BUILD)/slides$(if $(filter 1,$(STUDENT)),-student)
 SLIDES_MARP  := slides/node_modules/.bin/marp
 CHROME_PATH  ?= /usr/bin/chromium
 RESULTS      ?=
@@ -29,7 +31,7 @@ slides-deps:
 # The Markdown: regenerated every time (it takes a second), so an edit to a solution, a section
 # or the results always shows.
 slides-md: slides-deps
-	@node slides/generate.mjs --out $(SLIDES_OUT) $(if $(RESULTS),--results $(RESULTS))
+	@node slides/generate.mjs --out $(SLIDES_OUT) $(if $(RESULTS),--results $(RESULTS)) $(if $(filter 1,$(STUDENT)),--student)
 
 ifeq ($(FORMAT),pdf)
 slides: slides-pdf
