@@ -121,7 +121,10 @@ handout:
 	@tools/handout/build --deck $(BUILD)/slides-student/index.html $(or $(OUT),$(BUILD)/handout) $(SELECTED)
 
 # What each target needs is installed (as root) or named in one line by tools/setup,
-# the one place that knows every dependency.
+# the one place that knows every dependency. Every rule that compiles or runs a tool waits for
+# `tools` (an order-only prerequisite): one tools/setup run for the build and its backend (and
+# the grader, for a grading goal: grader/grader.mk), so a fresh machine gets one apt-get run,
+# and a user who is not root one `sudo` line.
 SETUP_FEATURES := build $(if $(filter emu,$(BACKEND)),emu,gpu)
 tools:
 	@tools/setup $(SETUP_FEATURES)
@@ -138,22 +141,22 @@ $(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(BUILD)/common/%.o: common/%.c common/*.h
+$(BUILD)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h
+$(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/checker/shipped_todos.c: checker/shipped-todos.sh $(SKELETONS) labs
+$(BUILD)/checker/shipped_todos.c: checker/shipped-todos.sh $(SKELETONS) labs | tools
 	@mkdir -p $(@D)
 	checker/shipped-todos.sh > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/checker/shipped_todos.o: $(BUILD)/checker/shipped_todos.c checker/todos.h
+$(BUILD)/checker/shipped_todos.o: $(BUILD)/checker/shipped_todos.c checker/todos.h | tools
 	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
 
-$(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
+$(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS) | tools
 	$(CC) $(CFLAGS) $^ -o $@ -ljansson -lm
 
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
@@ -274,6 +277,7 @@ sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
 LADDER_LABS ?= $(shell tools/lab-list library)
 readme-ladder:
 	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
+	@tools/setup ladder
 	@tools/ladder-table $(RESULTS) $(LADDER_LABS) > $(BUILD)/ladder.md.tmp
 	@awk -v table=$(BUILD)/ladder.md.tmp '/<!-- ladder:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
 	     /<!-- ladder:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
@@ -315,7 +319,7 @@ bench-emu:
 	  $(BUILD)/emu/bench/labs.txt
 	@$(BUILD)/emu/bench/rss_reduce $(BENCH_N)
 
-$(BUILD)/emu/bench/rss_reduce: emu/src/bench/rss_reduce.cu $(BACKEND_DEPS)
+$(BUILD)/emu/bench/rss_reduce: emu/src/bench/rss_reduce.cu $(BACKEND_DEPS) | tools
 	@mkdir -p $(@D)
 	emu/emucc -O3 -std=c++17 -Xcompiler -Wall,-Wextra -c $< -o $@.o
 	emu/emucc $@.o -o $@

@@ -14,13 +14,18 @@ AUTOGRADER ?= $(BUILD)/autograder-$(firstword $(SELECTED)).zip
 
 .PHONY: grade grade-tools autograder test-grader
 
+# A grading goal asks tools/setup for the grader's feature (bubblewrap, zip) in the same run as
+# the build's (the top Makefile's `tools`, which every rule here waits for).
+ifneq ($(filter grade grade-tools test-grader autograder,$(MAKECMDGOALS)),)
+SETUP_FEATURES += grade
+endif
+
 # The verdict classes are the checker's (checker/verdict.c: which a program may name itself).
-$(GRADE_REPORT): grader/report.c checker/verdict.c checker/verdict.h
+$(GRADE_REPORT): grader/report.c checker/verdict.c checker/verdict.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ichecker grader/report.c checker/verdict.c -o $@ -ljansson -lm
 
-grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT)
-	@tools/setup grade $(if $(filter emu,$(BACKEND)),emu)
+grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT) | tools
 ifeq ($(BACKEND),emu)
 	@$(MAKE) -s --no-print-directory -C emu BUILD=$(abspath $(BUILD))/emu-runtime all
 endif
@@ -37,7 +42,7 @@ GRADE_ENGINE_ARGS = $(if $(filter command line environment,$(origin JOBS)),JOBS=
 	$(foreach v,ENGINE PARTITION ACCOUNT TIME_LIMIT SHARD_SIZE WAIT,$(if $($(v)),$(v)="$($(v))")) \
 	$(if $(SUBMIT_ARGS),SUBMIT_ARGS='$(SUBMIT_ARGS)')
 
-autograder:
+autograder: | tools
 	@test -n "$(LAB)" || { echo "make autograder: say which lab: make autograder LAB=03" >&2; exit 2; }
 	@grader/autograder/package $(firstword $(SELECTED)) $(AUTOGRADER)
 
