@@ -8,14 +8,15 @@
 #      lets every call outside the lists through and writes it to FILE as a line of
 #      common/seal_gpu_calls.h; without it, it runs unsealed);
 #   2. learns: every solution's plain runs (FAST=1), and lab 03's and 06's runs under
-#      compute-sanitizer, with the learning build; the calls the driver and the tool made after
+#      compute-sanitizer (and lab 03's under ncu, where it is installed), with the learning build; the calls the driver and the tool made after
 #      the seal that the lists lack go to learn-driver.txt and learn-tool.txt;
 #   3. adds those calls to common/seal_gpu_calls.h (this copy; the change is seal-gpu-calls.diff,
 #      to commit), never one that would open the seal (open, socket, fork, exec, namespaces,
 #      shared memory: reported as blockers); a call whose rule has conditions (mmap, fcntl...)
 #      is taken whole for this run only, marked LOOSENED in the list, to narrow by hand; and
 #      builds the grader's build again if the list changed;
-#   4. `make solutions BACKEND=gpu` sealed, with every check (it must pass);
+#   4. `make solutions BACKEND=gpu` sealed, with every check (it must pass); and lab 03 under
+#      ncu (PROFILE=1), where it is installed;
 #   5. the seal's cost: make solutions FAST=1 sealed and unsealed, alternately, twice each;
 #   6. the sandbox on the GPU: grader/sandbox --probe with the GPU's device nodes, the attacks
 #      of tests/grader/sandbox-attacks.sh (each class, the sandbox alone and sealed), and
@@ -86,6 +87,10 @@ if wanted 2; then
         make --no-print-directory solutions BACKEND=gpu BUILD="$learn_build" FAST=1
     LAB_SEAL_LOG=$OUT/learn-tool.raw timed learn-tool 90 \
         make --no-print-directory solutions BACKEND=gpu BUILD="$learn_build" LAB="03 06"
+    if command -v ncu >/dev/null; then # ncu's runs (PROFILE=1), where Nsight Compute is installed
+        LAB_SEAL_LOG=$OUT/learn-tool.raw timed learn-ncu 60 make --no-print-directory solutions BACKEND=gpu \
+            BUILD="$learn_build" LAB=03 VARIANT=interleaved FAST=1 PROFILE=1
+    fi
     for f in driver tool; do
         # one line per call: its first arguments, and how often it came
         awk '!($1 in first) { first[$1] = $0; order[n++] = $1 } { count[$1]++ }
@@ -145,6 +150,11 @@ fi
 if wanted 4; then
     timed solutions-sealed 240 make --no-print-directory solutions BACKEND=gpu JSON="$OUT/solutions-sealed.json"
     grep -h "labs correct\|FAIL\|forbidden\|seal" "$OUT/solutions-sealed.log" | head -n 20 | tee -a "$log"
+    if command -v ncu >/dev/null; then
+        timed profile-sealed 60 make --no-print-directory solutions BACKEND=gpu LAB=03 VARIANT=interleaved FAST=1 \
+            PROFILE=1
+        grep -h "labs correct\|FAIL\|ncu\|no counters" "$OUT/profile-sealed.log" | head -n 5 | tee -a "$log"
+    fi
 fi
 
 # ---- 5. the seal's cost: plain runs, sealed and unsealed, alternately ----
