@@ -63,7 +63,8 @@ classes=(environ userns shared sysv paths reader writer network daemon disk outp
 
 # Each run is its own sandbox user (a process limit counts a user's processes: the fork bomb's
 # must not starve the others); not as root, all are ourselves, and the fork bombs run alone.
-next_uid=61010
+first_uid=${GRADE_UID:-61010} # (test-grader.sh gives its block's)
+next_uid=$first_uid
 run() { # name program class: grader/run-lab as the checker runs it, in the background
     local program=$2 class=$3 uid=$((next_uid++)) slot=$work/$1
     mkdir -p "$slot" && : >"$slot/events"
@@ -134,7 +135,7 @@ result "fork bomb: held by the process limit (GRADE_NPROC=$nproc)" \
         out open-fork_bomb | grep -q 'Resource temporarily unavailable'; echo $?)" "$(got open-fork_bomb 'FORKED')"
 left=0
 if ((root)); then
-    left=$(ps -e -o ruid= -o stat= | awk -v hi="$next_uid" '$1 >= 61010 && $1 < hi && $2 !~ /^Z/' | wc -l)
+    left=$(ps -e -o ruid= -o stat= | awk -v lo="$first_uid" -v hi="$next_uid" '$1 >= lo && $1 < hi && $2 !~ /^Z/' | wc -l)
 fi
 result "fork bomb and daemon: no process left after the runs" "$([[ $left == 0 ]]; echo $?)" "$left left"
 filled=$(out open-disk | grep -o 'FILLED [^ ]*: [0-9]* MiB' | tr '\n' ' ')

@@ -63,7 +63,13 @@ port=$(cat "$work/port")
 solution=solutions/03-reduce-divergence/reduce_divergence.cu fsize_mb=8 daemon_delay=8 results_target=/nonexistent
 # shellcheck source=tests/grader/fixtures.sh
 . tests/grader/fixtures.sh # fixture NAME, lay STUDENT FIXTURE [CLASS]
-uid=${GRADE_UID:-61000}
+# The sandbox users: a block of uids of this checkout's own, so that the tests of two checkouts
+# on one machine (their runs without a sandbox kill every process of their user) never share one:
+# uid_base + 0, 1, 2 the three classes, 3 and 4 Slurm's (and + 1000 their second workers), 10-40
+# the attacks, 99 the runs without a sandbox. GRADE_UID sets the base.
+uid_base=${GRADE_UID:-$((61000 + $(printf '%s' "$ROOT" | cksum | cut -d' ' -f1) % 400 * 2000))}
+export GRADE_UID=$uid_base
+uid=$uid_base
 alive() { # processes of a uid (zombies are dead, waiting for init to reap them)
     ps -e -o ruid= -o euid= -o stat= 2>/dev/null | awk -v u="$1" '($1 == u || $2 == u) && $3 !~ /^Z/' | wc -l
 }
@@ -149,10 +155,10 @@ chmod +x "$work/nobwrap/bwrap"
 # Each run at once has a sandbox user of its own: a process limit counts a user's processes (the
 # fork bomb's must not starve the others), and the runs without a sandbox kill every process of
 # theirs.
-none_uid=61999
+none_uid=$((uid_base + 99))
 grade_bg grade "$class" "$out" 4
-grade_bg names "$names" "$work/names-out" 6 GRADE_UID=61001
-grade_bg extra "$extra/class" "$extra/out" 10 GRADE_UID=61002 TMPDIR="$extra/tmp" "${extra_limits[@]}"
+grade_bg names "$names" "$work/names-out" 6 GRADE_UID=$((uid_base + 1))
+grade_bg extra "$extra/class" "$extra/out" 10 GRADE_UID=$((uid_base + 2)) TMPDIR="$extra/tmp" "${extra_limits[@]}"
 # shellcheck source=tests/grader/entry-points.sh
 . tests/grader/entry-points.sh >"$work/entry-points.results" 2>&1 &
 entry_pid=$!
@@ -170,7 +176,7 @@ wait "${grading[@]}"
 . tests/grader/slurm.sh >"$work/slurm.results" 2>&1 &
 slurm_pid=$!
 # and every class of attack through run-lab, the sandbox alone and sealed (its own sandbox users)
-BUILD=$BUILD tests/grader/sandbox-attacks.sh >"$work/attacks.results" 2>&1 &
+BUILD=$BUILD GRADE_UID=$((uid_base + 10)) tests/grader/sandbox-attacks.sh >"$work/attacks.results" 2>&1 &
 attacks_pid=$!
 
 check_points() { # csv expect-map
