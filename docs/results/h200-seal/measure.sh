@@ -21,7 +21,8 @@
 #   6. the sandbox on the GPU: grader/sandbox --probe with the GPU's device nodes, the attacks
 #      of tests/grader/sandbox-attacks.sh (each class, the sandbox alone and sealed), and
 #      `make grade BACKEND=gpu` of a class of lab-file fixtures (the solution, the hostile ones)
-#      checked as tests/grader/test-grader.sh checks them.
+#      checked as tests/grader/test-grader.sh checks them; where the solution loses points there,
+#      it is graded again with each group of the sandbox filter's rules left out in turn.
 # Each step is skipped (and says so) when less time is left than it needs (BUDGET_S, default
 # 470 s); STEPS="4 6" runs only those. DEBS=DIR: Debian packages to unpack first (bubblewrap,
 # libseccomp-dev, libjansson, zip, unzip; docs/results/h200-seal/README.md says which).
@@ -197,9 +198,9 @@ if wanted 6; then
         make --no-print-directory grade BACKEND=gpu SUBMISSIONS="$class" LAB=03 OUT="$out" JOBS=4 TIMEOUT=20 FORCE=1
     sleep "$daemon_delay"
     cat "$out/grades.csv" >>"$log" 2>/dev/null
+    verdict() { awk -F, -v s="\"$1\"" '$1 == s && $3 == "\"neighbored\"" { gsub(/"/, "", $6); print $6 }' "$out/grades.csv"; }
+    pts() { awk -F, -v s="\"$1\"" '$1 == s { t += $4 } END { print t + 0 }' "${2:-$out}/grades.csv" 2>/dev/null; }
     {
-        verdict() { awk -F, -v s="\"$1\"" '$1 == s && $3 == "\"neighbored\"" { gsub(/"/, "", $6); print $6 }' "$out/grades.csv"; }
-        pts() { awk -F, -v s="\"$1\"" '$1 == s { t += $4 } END { print t + 0 }' "$out/grades.csv"; }
         echo "correct: $(pts correct) of 10 points, victim: $(pts victim) of 10"
         for f in "${hostile[@]}"; do
             fb=$out/$f/03-reduce-divergence/feedback.txt
@@ -220,5 +221,20 @@ if wanted 6; then
         echo "host paths in the paths fixture's outputs: ${seen:-none}"
     } 2>&1 | tee -a "$log"
     [[ -n $listener ]] && kill "$listener" 2>/dev/null
+    # The solution short of its points in the sandbox (and not outside it, step 4): which of the
+    # sandbox filter's groups of rules does the driver or the tool need? Each left out in turn.
+    if [[ $(pts correct) != 10 ]]; then
+        groups=(shared memfd sysv growsdown userns)
+        for g in "${groups[@]}" all; do
+            allow=(--allow "$g")
+            if [[ $g == all ]]; then allow=(); for a in "${groups[@]}"; do allow+=(--allow "$a"); done; fi
+            build/grader/sandbox-filter "${allow[@]}" >"$OUT/filter-$g.bpf" || continue
+            one=$work/one-$g && rm -rf "$one" && mkdir -p "$one"
+            lay correct correct "$one"
+            GRADE_SANDBOX_FILTER=$OUT/filter-$g.bpf timed "grade-gpu-allow-$g" 60 make --no-print-directory grade \
+                BACKEND=gpu SUBMISSIONS="$one" LAB=03 OUT="$OUT/grade-allow-$g" FORCE=1
+            say "the solution with the sandbox filter's '$g' rules left out: $(pts correct "$OUT/grade-allow-$g") of 10"
+        done
+    fi
 fi
 say "done in $SECONDS s"
