@@ -111,6 +111,7 @@ never=" open openat openat2 creat socket socketpair connect bind listen accept a
 never_tool=" execve execveat fork vfork ptrace unshare setns mount umount2 pivot_root chroot bpf userfaultfd
     init_module finit_module delete_module kexec_load reboot process_vm_writev memfd_create memfd_secret shmget "
 conditional=" mmap mprotect munmap madvise mremap fcntl ioctl tgkill rt_sigaction prctl clone clone3 "
+never=" ${never//$'\n'/ } " never_tool=" ${never_tool//$'\n'/ } " # (one line each, a space around every name)
 calls=common/seal_gpu_calls.h
 if wanted 3; then
     cp "$calls" "$OUT/seal_gpu_calls.h.before"
