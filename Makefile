@@ -41,7 +41,7 @@ ifeq ($(BACKEND),emu)
 LAB_NVCC := emu/emucc
 BACKEND_NVCCFLAGS := -Xcompiler -Wno-unused-parameter
 # Lab programs are relinked when the emulator changes.
-BACKEND_DEPS := $(wildcard emu/emucc emu/rewrite.c emu/src/*.c emu/src/*.h emu/include/*.h)
+BACKEND_DEPS := $(wildcard emu/emucc emu/rewrite.c emu/src/*.c emu/src/*.h emu/include/*.h common/seal.c common/seal.h)
 HOST_CUDA_FLAGS = -Iemu/include -DLAB_EMULATION
 else ifeq ($(BACKEND),gpu)
 LAB_NVCC := $(NVCC)
@@ -88,9 +88,12 @@ endif
 lab_source = $(wildcard $(1)/$(2)/*.cu)
 
 HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o
-# On a GPU the harness flushes the L2 with a kernel of its own (none to flush in the emulator).
+# On a GPU the harness flushes the L2 with a kernel of its own (none to flush in the emulator),
+# and seals the program with the CUDA driver's list of system calls (common/seal_gpu.c; the
+# emulator's runtime holds its own seal), libseccomp linked in statically.
 ifeq ($(BACKEND),gpu)
-HARNESS_OBJS += $(TARGET)/common/l2_flush.o
+HARNESS_OBJS += $(TARGET)/common/l2_flush.o $(TARGET)/common/seal.o $(TARGET)/common/seal_gpu.o
+LAB_LDFLAGS += $(shell $(CC) -print-file-name=libseccomp.a)
 endif
 CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
@@ -196,11 +199,17 @@ $(eval $(call LAB_FAST_PROGRAM,checker,textbook,$(TARGET)/checker))
 
 # The libraries the top labs are measured against (CUB, cuBLAS), in a program of their own,
 # for a GPU only: no lab program links them.
+# Its harness is not sealed (LAB_SEAL_OFF): no lab code runs in it, and cuBLAS sets itself up
+# when a launch function first calls it.
 LIBRARY_PROGRAM := $(TARGET)/checker/library/lab
-$(LIBRARY_PROGRAM): checker/library.cu common/lab.h common/lab_tasks.h $(HARNESS_OBJS) | tools
+LIBRARY_HARNESS_OBJS := $(TARGET)/checker/library/harness.o $(filter-out $(TARGET)/common/harness.o,$(HARNESS_OBJS))
+$(TARGET)/checker/library/harness.o: common/harness.c common/*.h | tools
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -DLAB_SEAL_OFF -c $< -o $@
+$(LIBRARY_PROGRAM): checker/library.cu common/lab.h common/lab_tasks.h $(LIBRARY_HARNESS_OBJS) | tools
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $(@D)/library.o
-	$(NVCC) $(NVCCFLAGS) $(@D)/library.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
+	$(NVCC) $(NVCCFLAGS) $(@D)/library.o $(LIBRARY_HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
 LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAM))
 LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_PROGRAM))
 

@@ -175,6 +175,7 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
         return;
     snprintf(k->checks + checks_used, sizeof k->checks - checks_used, "compute-sanitizer");
     setenv("LAB_GUARD_BANDS", "0", 1);
+    setenv("LAB_TOOL", "compute-sanitizer", 1); /* the harness's seal lets the tool's own calls through */
     for (size_t t = 0; t < sizeof TOOLS / sizeof TOOLS[0]; t++) {
         /* The tool's report goes to a file of its own (--log-file): the program's output, which
          * the lab file can write to, goes elsewhere and is never read as the tool's. */
@@ -226,4 +227,5 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
         break;
     }
     unsetenv("LAB_GUARD_BANDS");
+    unsetenv("LAB_TOOL");
 }

@@ -14,12 +14,29 @@ static check_verdict classify_stop(const run_outcome *o, const char *said)
 {
     if (o->result.timed_out)
         return verdict_from_tag(said, VERDICT_TIMEOUT);
-    if (o->result.signaled && o->result.signal == SIGSYS) /* the emulated run's system-call filter */
+    if (o->result.signaled && o->result.signal == SIGSYS) /* the harness's seal (common/seal.c) */
         return VERDICT_FORBIDDEN;
     if (o->result.signaled)
         return verdict_from_tag(said, VERDICT_CRASH);
     /* Exit status 0 before the harness finished: exit() from inside the lab file. */
     return verdict_from_tag(said, o->result.exit_code != 0 ? VERDICT_CUDA_ERROR : VERDICT_FORBIDDEN);
+}
+
+/* The message of a run the seal stopped (SIGSYS): the harness's own line names the system call
+ * (common/seal.c: "lab: [forbidden] the seal stopped the program at the system call openat ...");
+ * without it (a thread that blocks SIGSYS made the call), the message says so. */
+static const char *sealed_message(const run_outcome *o, const char *said)
+{
+    static char message[1200];
+    const char *line = strstr(said, "[forbidden] the seal stopped the program at the system call ");
+    if (line) {
+        line += strlen("[forbidden] ");
+        snprintf(message, sizeof message, "%.*s", (int)strcspn(line, "\n"), line);
+    } else {
+        snprintf(message, sizeof message, "the program %s; the harness did not get to name the call%s%.600s",
+                 o->ended[0] ? o->ended : "was stopped by the seal", said[0] ? ": " : "", said);
+    }
+    return message;
 }
 
 /* On the emulator a right answer must come from kernels that ran and loaded every element of
@@ -94,7 +111,9 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
             const labio_record *global = labio_find(&o->out, LABIO_STATUS, LABIO_TEXT);
             const char *said = global ? (const char *)global->data : o->tail;
             k->verdict = classify_stop(o, said);
-            if (k->verdict == VERDICT_FORBIDDEN)
+            if (k->verdict == VERDICT_FORBIDDEN && o->result.signaled)
+                snprintf(k->message, sizeof k->message, "%s: %s", size, sealed_message(o, o->tail));
+            else if (k->verdict == VERDICT_FORBIDDEN)
                 snprintf(k->message, sizeof k->message, "%s: the program ended with status 0 before this case was "
                          "done: exit() in the lab file? A launch function returns; the harness ends the program",
                          size);

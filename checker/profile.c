@@ -133,7 +133,10 @@ int profile_variant(int launcher, const char *program, const char *input, const 
     char *argv[32];
     lab_command(launcher, program, tool_argv, input, variant, argv);
     run_channels channels = {output, "profile", 0};
-    if (run_program(argv, "/dev/null", log, timeout_s, &channels, &result) != 0 || result.start_failed) {
+    setenv("LAB_TOOL", "ncu", 1); /* the harness's seal lets the tool's own system calls through */
+    int started = run_program(argv, "/dev/null", log, timeout_s, &channels, &result) == 0 && !result.start_failed;
+    unsetenv("LAB_TOOL");
+    if (!started) {
         snprintf(err, err_size, "could not run ncu (Nsight Compute); set NCU=/path/to/ncu");
         return -1;
     }

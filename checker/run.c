@@ -198,7 +198,7 @@ const char *run_describe(const run_result *r, char *out, unsigned size)
         snprintf(out, size, "crashed with signal %d (%s)", r->signal,
                  r->signal == SIGSEGV ? "segmentation fault: a host-side bad pointer" :
                  r->signal == SIGABRT ? "abort" : r->signal == SIGFPE ? "arithmetic error" :
-                 r->signal == SIGSYS ? "a system call the emulated run refuses: a file, a process, a pipe" : "signal");
+                 r->signal == SIGSYS ? "stopped by the seal: a system call a lab program may not make" : "signal");
     else if (r->start_failed)
         snprintf(out, size, "could not be started");
     else if (r->exit_code != 0)

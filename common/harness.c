@@ -28,7 +28,9 @@
  *     host memory, whatever its direction says, fails the run ([host-compute]); a fault in it
  *     is named: a read of device memory ([host-compute], the emulator closes device memory to
  *     host code as a GPU does) or of the inputs' host copies;
- *   - on a GPU every array has guard bands before and after it, checked after every run;
+ *   - on a GPU every array has guard bands before and after it, checked after every run, and the
+ *     program is sealed before the first lab code (seal_gpu: the CUDA driver's system calls and
+ *     no other from then on; the context is made and every kernel loaded first);
  *   - on the emulator its modes are read before any lab code runs and echoed ("emu.*"), the
  *     program is sealed before the first lab code (emu_harness_seal: no file, process, pipe or
  *     new descriptor from then on), and the input bytes no kernel thread loaded in the first
@@ -57,6 +59,7 @@
 #include "emu_harness.h"
 #define LAB_BACKEND "emu"
 #else
+#include "seal.h"
 #define LAB_BACKEND "gpu"
 #endif
 
@@ -979,6 +982,8 @@ int main(int argc, char **argv)
     install_fault_handler();
 #ifdef LAB_EMULATION
     emu_harness_init();
+#elif !defined(LAB_SEAL_OFF)
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* every kernel loaded with the context, before the seal */
 #endif
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) {
@@ -1032,6 +1037,15 @@ int main(int argc, char **argv)
     /* From here on, before the first lab code: no file, process, pipe or new descriptor. */
     emu_harness_seal();
     write_emulator_modes();
+#else
+    /* From here on, before the first lab code: the CUDA driver's system calls and no other. The
+     * libraries' program, the kit's own code with no lab file in it, is built unsealed. */
+    char seal_status[160] = "unfiltered: the libraries' program (no lab code) is not sealed";
+#ifndef LAB_SEAL_OFF
+    CUDA_CHECK(cudaFree(0)); /* the context, made now */
+    seal_gpu(seal_status, sizeof seal_status);
+#endif
+    labio_put_text(g_out, LABIO_DEVICE_SEAL, seal_status);
 #endif
     for (int c = 0; c < (int)cases; c++)
         run_case(g_out, &g_in, c, variant, info);

@@ -27,6 +27,7 @@
 #define LABIO_DEVICE_SMS "device.sms"
 #define LABIO_DEVICE_PEAK_GBPS "device.peak_gbps"
 #define LABIO_DEVICE_PEAK_GFLOPS "device.peak_gflops"
+#define LABIO_DEVICE_SEAL "device.seal" /* the GPU program's system-call filter: "filtered", ... */
 #define LABIO_STATUS "status" /* per case; LABIO_STATUS_OK or an error message */
 #define LABIO_STATUS_OK "ok"
 #define LABIO_GRID "grid"         /* i64: blocks a reduction launched */

@@ -10,6 +10,7 @@
 # grader/grade then builds and runs each submission in the sandbox.
 
 GRADE_REPORT := $(BUILD)/grader/grade-report
+SANDBOX_FILTER := $(BUILD)/grader/sandbox.bpf
 AUTOGRADER ?= $(BUILD)/autograder-$(firstword $(SELECTED)).zip
 
 .PHONY: grade grade-tools autograder test-grader
@@ -25,7 +26,13 @@ $(GRADE_REPORT): grader/report.c checker/verdict.c checker/verdict.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ichecker grader/report.c checker/verdict.c -o $@ -ljansson -lm
 
-grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT) | tools
+# The sandbox's system-call filter (grader/sandbox-filter.c), written once as BPF for bubblewrap.
+$(SANDBOX_FILTER): grader/sandbox-filter.c | tools
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $(@D)/sandbox-filter -lseccomp
+	$(@D)/sandbox-filter >$@.tmp && mv $@.tmp $@
+
+grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT) $(SANDBOX_FILTER) | tools
 ifeq ($(BACKEND),emu)
 	@$(MAKE) -s --no-print-directory -C emu BUILD=$(abspath $(BUILD))/emu-runtime all
 endif

@@ -94,9 +94,9 @@ extern unsigned char *emu_global_shadow;
 extern uintptr_t emu_scratch_lo, emu_scratch_hi;
 void emu_scratch_reset(void);
 
-/* emu_harness.c: the seccomp filter of a sealed program (its helper installs its own): 0, or -1
- * with why. */
-int emu_harness_filter(char *why, size_t size);
+/* emu_harness.c: the seccomp filter of a sealed program (its helper installs its own), the
+ * emulator's calls on common/seal.c's: 0, or -1; status says which ("filtered", "unfiltered: why"). */
+int emu_harness_filter(char *status, size_t size);
 
 /* ---- diagnostics (emu_diag.c) ---- */
 /* Writes "file:line (function)" for a code address into buf (answers are cached). */

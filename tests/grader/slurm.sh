@@ -116,11 +116,11 @@ slurm_tests() {
     local -A slurm_want=([zipped]=10 [skeleton]=2 [broken]=0 [large]=6)
 
     # the local engine, two at a time, then Slurm's two shards (each with sandbox users of its own:
-    # 61003 and 62003, 61004 and 62004)
-    GRADE_UID=61003 timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_local" JOBS=2 \
+    # uid_base + 3 and + 1003, + 4 and + 1004)
+    GRADE_UID=$((uid_base + 3)) timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_local" JOBS=2 \
         BUILD="$BUILD" >"$work/slurm-local.log" 2>&1
     status_l=$?
-    GRADE_UID=61004 timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_slurm" ENGINE=slurm \
+    GRADE_UID=$((uid_base + 4)) timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_slurm" ENGINE=slurm \
         SHARD_SIZE=2 BUILD="$BUILD" >"$work/slurm-grade.log" 2>&1
     status_s=$?
     result "make grade ENGINE=slurm finishes (2 shards and a merge job)" \
@@ -152,7 +152,7 @@ slurm_tests() {
     # a rerun through Slurm: every student already graded, the same grades
     local before
     before=$(md5sum <"$o_slurm/grades.csv")
-    GRADE_UID=61004 timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_slurm" ENGINE=slurm \
+    GRADE_UID=$((uid_base + 4)) timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_slurm" ENGINE=slurm \
         SHARD_SIZE=2 BUILD="$BUILD" >"$work/slurm-rerun.log" 2>&1
     status_s=$?
     result "Slurm: a rerun skips the 3 graded students and merges the same grades" \
@@ -162,7 +162,7 @@ slurm_tests() {
     # the local engine again: a new date on the same archive is skipped, a changed file graded again
     touch "$cls/zipped.zip"
     echo "// changed" >>"$cls/skeleton/reduce_divergence.cu"
-    GRADE_UID=61003 timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_local" JOBS=2 \
+    GRADE_UID=$((uid_base + 3)) timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_local" JOBS=2 \
         BUILD="$BUILD" >"$work/slurm-local-rerun.log" 2>&1
     status_l=$?
     result "a rerun skips the unchanged (a touched archive too) and grades the changed submission again" \

@@ -56,35 +56,20 @@ cc -std=c11 -Wall -Wextra -Werror tests/grader/listen.c -o "$work/listen" || exi
 "$work/listen" "$work/port" "$work/connections" 900 &
 listener=$!
 for _ in $(seq 50); do [[ -s $work/port ]] && break; sleep 0.1; done
+# shellcheck disable=SC2034 # read by fixtures.sh
 port=$(cat "$work/port")
 
-solution=solutions/03-reduce-divergence/reduce_divergence.cu
-fsize_mb=8 daemon_delay=8 results_target=/nonexistent
-fill() { # placeholders -> values
-    sed -e "s|@TOKEN@|$token|g" -e "s|@CLASS@|$class|g" -e "s|@OUT@|$out|g" -e "s|@ROOT@|$ROOT|g" \
-        -e "s|@HOME@|$home|g" -e "s|@PORT@|$port|g" -e "s|@FSIZE_MB@|$fsize_mb|g" \
-        -e "s|@DAEMON_DELAY@|$daemon_delay|g" -e "s|@RESULTS@|$results_target|g"
-}
-fixture() { # name -> the lab file on stdout
-    local f=tests/grader/fixtures/$1
-    if [[ -f $f.whole ]]; then fill <"$f.whole"; return; fi
-    # @LIBC_LOOKUP@ in a .top: the shared finder of the C library's functions (libc_lookup.inc)
-    [[ -f $f.top ]] && awk '$0 == "@LIBC_LOOKUP@" { while ((getline l < "tests/grader/fixtures/libc_lookup.inc") > 0) print l; next }
-        { print }' "$f.top" | fill
-    if [[ -f $f.host ]]; then
-        SNIPPET=$(fill <"$f.host") awk '{ print } prev ~ /^unsigned int launch_neighbored\(/ && /^\{/ { print ENVIRON["SNIPPET"] }
-            { prev = $0 }' "$solution"
-    elif [[ -f $f.sed ]]; then
-        sed -f "$f.sed" "$solution"
-    else
-        cat "$solution"
-    fi
-}
-lay() { # student fixture [class]: a folder with the lab file
-    local dir=${3:-$class}/$1
-    mkdir -p -- "$dir" && fixture "$2" >"$dir/reduce_divergence.cu"
-}
-uid=${GRADE_UID:-61000}
+# shellcheck disable=SC2034 # read by fixtures.sh
+solution=solutions/03-reduce-divergence/reduce_divergence.cu fsize_mb=8 daemon_delay=8 results_target=/nonexistent
+# shellcheck source=tests/grader/fixtures.sh
+. tests/grader/fixtures.sh # fixture NAME, lay STUDENT FIXTURE [CLASS]
+# The sandbox users: a block of uids of this checkout's own, so that the tests of two checkouts
+# on one machine (their runs without a sandbox kill every process of their user) never share one:
+# uid_base + 0, 1, 2 the three classes, 3 and 4 Slurm's (and + 1000 their second workers), 10-40
+# the attacks, 99 the runs without a sandbox. GRADE_UID sets the base.
+uid_base=${GRADE_UID:-$((61000 + $(printf '%s' "$ROOT" | cksum | cut -d' ' -f1) % 400 * 2000))}
+export GRADE_UID=$uid_base
+uid=$uid_base
 alive() { # processes of a uid (zombies are dead, waiting for init to reap them)
     ps -e -o ruid= -o euid= -o stat= 2>/dev/null | awk -v u="$1" '($1 == u || $2 == u) && $3 !~ /^Z/' | wc -l
 }
@@ -98,15 +83,16 @@ lay victim correct
 echo "$token" >"$class/victim/secret.txt"
 mkdir -p "$class/wrong" && cp labs/03-reduce-divergence/reduce_divergence.cu "$class/wrong/"
 for f in no_compile crash endless huge_output fork_bomb reader network writer include_host include_secret cheat \
-    libc_socket raw_syscall large_only; do
+    libc_socket raw_syscall large_only paths shared_memory; do
     lay "$f" "$f"
 done
 # expected points (rubric 03: neighbored 2, neighbored_less 4, interleaved 4); the
 # hostile runtime fixtures act in launch_neighbored, so they lose its 2 points (on the emulator
-# the system-call filter kills them at their first open, socket or fork: forbidden).
+# the harness's seal kills them at their first open, socket, fork or shared mapping: forbidden).
 declare -A expect=([correct]=10 [victim]=10 [wrong]=2
     [no_compile]=0 [crash]=8 [endless]=8 [huge_output]=8 [fork_bomb]=8 [reader]=8 [network]=8 [writer]=8
-    [include_host]=0 [include_secret]=0 [cheat]=0 [libc_socket]=0 [raw_syscall]=0 [large_only]=6)
+    [include_host]=0 [include_secret]=0 [cheat]=0 [libc_socket]=0 [raw_syscall]=0 [large_only]=6 [paths]=8
+    [shared_memory]=8)
 
 # ---- entry names: every one its own student, whatever its name ----
 # A newline then "solutions": the grader runs in the kit, where that relative path holds the
@@ -170,10 +156,10 @@ chmod +x "$work/nobwrap/bwrap"
 # Each run at once has a sandbox user of its own: a process limit counts a user's processes (the
 # fork bomb's must not starve the others), and the runs without a sandbox kill every process of
 # theirs.
-none_uid=61999
+none_uid=$((uid_base + 99))
 grade_bg grade "$class" "$out" 4
-grade_bg names "$names" "$work/names-out" 6 GRADE_UID=61001
-grade_bg extra "$extra/class" "$extra/out" 10 GRADE_UID=61002 TMPDIR="$extra/tmp" "${extra_limits[@]}"
+grade_bg names "$names" "$work/names-out" 6 GRADE_UID=$((uid_base + 1))
+grade_bg extra "$extra/class" "$extra/out" 10 GRADE_UID=$((uid_base + 2)) TMPDIR="$extra/tmp" "${extra_limits[@]}"
 # shellcheck source=tests/grader/entry-points.sh
 . tests/grader/entry-points.sh >"$work/entry-points.results" 2>&1 &
 entry_pid=$!
@@ -190,6 +176,9 @@ wait "${grading[@]}"
 # shellcheck source=tests/grader/slurm.sh
 . tests/grader/slurm.sh >"$work/slurm.results" 2>&1 &
 slurm_pid=$!
+# and every class of attack through run-lab, the sandbox alone and sealed (its own sandbox users)
+BUILD=$BUILD GRADE_UID=$((uid_base + 10)) tests/grader/sandbox-attacks.sh >"$work/attacks.results" 2>&1 &
+attacks_pid=$!
 
 check_points() { # csv expect-map
     local csv=$1 student got
@@ -233,9 +222,25 @@ for f in reader network writer fork_bomb; do
     result "the $f fixture passes the build's policy (it runs)" "$([[ $b == ok ]]; echo $?)" \
         "build '$b'; see $out/$f/03-reduce-divergence/build.log"
 done
-for f in reader network writer; do
+for f in reader network writer shared_memory; do
     check_verdict "$f" neighbored forbidden
 done
+# the message of a run the seal stopped names the system call
+for f in reader:openat network:socket writer:openat fork_bomb:clone shared_memory:mmap; do
+    fb=$out/${f%%:*}/03-reduce-divergence/feedback.txt
+    result "${f%%:*}: the feedback says the seal stopped it at the system call ${f#*:}" \
+        "$(grep -q "the seal stopped the program at the system call ${f#*:} " "$fb"; echo $?)" \
+        "$(grep -m 1 'neighbored' "$fb" | cut -c1-200)"
+done
+# host paths: the descriptors, the program and its folder, as the sealed program sees them
+fb=$out/paths/03-reduce-divergence/feedback.txt
+links=$(grep -ho 'LINK /proc[^ ]* -> [^ ]*' "$fb" "$out/paths/03-reduce-divergence/report.json" 2>/dev/null)
+seen=()
+for p in "$ROOT" "$work" "$BUILD" "$home" "$(realpath -m "${TMPDIR:-/tmp}")/gpulab-grade"; do
+    grep -qF -- "$p" <<<"$links" && seen+=("$p")
+done
+result "paths: the links the program read name no host path" \
+    "$( ((${#seen[@]} == 0)) && grep -q 'LINK /proc/self/fd/1 -> pipe:' <<<"$links"; echo $?)" "seen ${seen[*]}; see $fb"
 found=$(grep -rl -- "$token" "$out" 2>/dev/null | head -n 3)
 result "no secret (other submission, grader's home) in any output" "$([[ -z $found ]]; echo $?)" "found in $found"
 msg=$(grep -h "READ" "$out/reader/03-reduce-divergence/feedback.txt" | head -n 1)
@@ -378,7 +383,7 @@ for lab in $(cd labs && ls -d [0-9][0-9]-*); do
 done
 
 # ---- the entry points (Gradescope, PrairieLearn) and SANDBOX=none, run beside the classes ----
-wait "$entry_pid" "$slurm_pid"
+wait "$entry_pid" "$slurm_pid" "$attacks_pid"
 while IFS= read -r line; do
     echo "$line"
     case $line in
@@ -386,7 +391,7 @@ while IFS= read -r line; do
     "  FAIL "*) failed=$((failed + 1)) ;;
     "  skip "*) skipped=$((skipped + 1)) ;;
     esac
-done < <(cat "$work/entry-points.results" "$work/slurm.results")
+done < <(cat "$work/attacks.results" "$work/entry-points.results" "$work/slurm.results")
 echo "($(($(date +%s) - t_start)) s)"
 
 exit $((failed > 255 ? 255 : failed))
