@@ -26,7 +26,7 @@
 typedef struct {
     int call;
     unsigned count;
-    struct scmp_arg_cmp cmp[3];
+    struct scmp_arg_cmp cmp[4];
     int fail_with;
 } seal_rule;
 

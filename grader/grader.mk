@@ -31,6 +31,7 @@ $(SANDBOX_FILTER): grader/sandbox-filter.c | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $(@D)/sandbox-filter -lseccomp
 	$(@D)/sandbox-filter >$@.tmp && mv $@.tmp $@
+	$(@D)/sandbox-filter --gpu >$(@D)/sandbox-gpu.bpf.tmp && mv $(@D)/sandbox-gpu.bpf.tmp $(@D)/sandbox-gpu.bpf
 
 grade-tools: $(CHECKER) $(HARNESS_OBJS) $(GRADE_REPORT) $(SANDBOX_FILTER) | tools
 ifeq ($(BACKEND),emu)

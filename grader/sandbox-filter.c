@@ -14,6 +14,11 @@
  *     counts only private memory that does not) fail (EPERM; the rest is bounded by the
  *     data-segment limit per process and by the tmpfs sizes; /dev/zero, whose shared mapping
  *     is shared anonymous memory too, is not in the sandbox);
+ *     With --gpu (the filter of a grading run on a GPU), shared anonymous mappings at a fixed
+ *     address of up to 64 MiB each go through: the CUDA driver maps such memory into the range
+ *     it reserved (learned on an H200, 2026-11-28: 8.3 MiB, twice, per program). A submission
+ *     can take memory no process limit counts that way, 64 MiB a call: on a GPU the memory
+ *     bound is a memory cgroup around the grader (grader/README.md);
  *   - a call of another architecture's ABI (a 32-bit int 0x80 could reach the same calls by
  *     other numbers) ends the process. */
 #define _GNU_SOURCE
@@ -27,7 +32,8 @@
 int main(int argc, char **argv)
 {
     const uint32_t refuse = SCMP_ACT_ERRNO(EPERM);
-    const scmp_datum_t kind = MAP_TYPE | MAP_ANONYMOUS;
+    const scmp_datum_t kind = MAP_TYPE | MAP_ANONYMOUS | MAP_FIXED;
+    const scmp_datum_t gpu_shared_max = (scmp_datum_t)64 << 20; /* common/seal_gpu.c: the same */
     struct {
         const char *group; /* what --allow GROUP leaves out */
         uint32_t action;
@@ -40,6 +46,9 @@ int main(int argc, char **argv)
         {"userns", SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0, {0, 0, 0, 0}},
         {"shared", refuse, SCMP_SYS(mmap), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, kind, MAP_SHARED | MAP_ANONYMOUS)},
         {"shared", refuse, SCMP_SYS(mmap), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, kind, MAP_SHARED_VALIDATE | MAP_ANONYMOUS)},
+        {"shared-fixed", refuse, SCMP_SYS(mmap), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, kind, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED)},
+        {"shared-fixed", refuse, SCMP_SYS(mmap), 1,
+         SCMP_A3(SCMP_CMP_MASKED_EQ, kind, MAP_SHARED_VALIDATE | MAP_ANONYMOUS | MAP_FIXED)},
         {"growsdown", refuse, SCMP_SYS(mmap), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_GROWSDOWN, MAP_GROWSDOWN)},
         {"memfd", refuse, SCMP_SYS(memfd_create), 0, {0, 0, 0, 0}},
         {"memfd", refuse, SCMP_SYS(memfd_secret), 0, {0, 0, 0, 0}},
@@ -50,10 +59,15 @@ int main(int argc, char **argv)
     /* --allow GROUP: a filter without that group's rules, to find out which one a program needs
      * (docs/results/h200-seal/measure.sh); the grader's is the whole filter */
     const char *allowed[8];
-    int n_allowed = 0;
+    int n_allowed = 0, gpu = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--gpu") == 0) {
+            gpu = 1;
+            continue;
+        }
         if (strcmp(argv[i], "--allow") != 0 || i + 1 >= argc || n_allowed == 8) {
-            fprintf(stderr, "usage: sandbox-filter [--allow userns|shared|growsdown|memfd|sysv]... >FILE.bpf\n");
+            fprintf(stderr, "usage: sandbox-filter [--gpu] [--allow userns|shared|shared-fixed|growsdown|memfd|sysv]... "
+                            ">FILE.bpf\n");
             return 2;
         }
         allowed[n_allowed++] = argv[++i];
@@ -61,7 +75,7 @@ int main(int argc, char **argv)
         for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
             known |= strcmp(argv[i], rules[r].group) == 0;
         if (!known) {
-            fprintf(stderr, "sandbox-filter: no group '%s' (userns shared growsdown memfd sysv)\n", argv[i]);
+            fprintf(stderr, "sandbox-filter: no group '%s' (userns shared shared-fixed growsdown memfd sysv)\n", argv[i]);
             return 2;
         }
     }
@@ -75,7 +89,12 @@ int main(int argc, char **argv)
         int skip = 0;
         for (int a = 0; a < n_allowed; a++)
             skip |= strcmp(allowed[a], rules[i].group) == 0;
-        if (!skip)
+        if (skip)
+            continue;
+        if (gpu && strcmp(rules[i].group, "shared-fixed") == 0) /* the driver's own: refused only when large */
+            rc = seccomp_rule_add(ctx, rules[i].action, rules[i].call, 2, rules[i].cmp,
+                                  SCMP_A1(SCMP_CMP_GT, gpu_shared_max));
+        else
             rc = rules[i].count ? seccomp_rule_add(ctx, rules[i].action, rules[i].call, 1, rules[i].cmp)
                                 : seccomp_rule_add(ctx, rules[i].action, rules[i].call, 0);
     }

@@ -239,3 +239,8 @@ if wanted 6; then
     fi
 fi
 say "done in $SECONDS s"
+# The device tool brings back at most 8 files: every log in one archive, the summary beside it.
+if [[ -n ${PACK:-1} ]]; then
+    tar czf "/tmp/seal-logs.$$.tgz" -C "$OUT" . && find "$OUT" -mindepth 1 -delete &&
+        mv "/tmp/seal-logs.$$.tgz" "$OUT/seal-logs.tgz" && tar xzf "$OUT/seal-logs.tgz" -C "$OUT" ./measure.log
+fi
