@@ -25,11 +25,39 @@
 #ifndef LAB_TENSOR_H
 #define LAB_TENSOR_H
 
+#ifdef LAB_EMULATION
+#include "emu_tensor_abi.h" /* the emulator's CUtensorMap */
+#else
 #include <cuda.h>
+#endif
 #include <stdint.h>
 
 /* Element types of a tensor map (lab_tensor_map_2d). */
 typedef enum { LAB_TMAP_BF16 = 1, LAB_TMAP_F16, LAB_TMAP_F32 } lab_tmap_type;
+
+static inline unsigned lab_tmap_element_bytes(lab_tmap_type type)
+{
+    return type == LAB_TMAP_BF16 || type == LAB_TMAP_F16 ? 2 : type == LAB_TMAP_F32 ? 4 : 0;
+}
+
+/* Why lab_tensor_map_2d refuses these arguments, or NULL: what the copy engine allows, for the
+ * GPU's encoder and the emulator's alike. */
+static inline const char *lab_tensor_map_problem(const void *matrix, lab_tmap_type type, int rows, int cols,
+                                                 int box_rows, int box_cols)
+{
+    unsigned bytes = lab_tmap_element_bytes(type);
+    if (!bytes)
+        return "unknown element type";
+    if (rows < 1 || cols < 1 || box_rows < 1 || box_rows > 256 || box_cols < 1)
+        return "sizes must be positive, a box at most 256 rows";
+    if ((unsigned)box_cols * bytes != 128)
+        return "a box row must be 128 bytes (the 128-byte swizzle)";
+    if ((unsigned long long)cols * bytes % 16 != 0)
+        return "a matrix row must be a multiple of 16 bytes (the copy engine's stride)";
+    if ((uintptr_t)matrix % 16 != 0)
+        return "the matrix must be 16-byte aligned";
+    return 0;
+}
 
 #ifdef __cplusplus
 extern "C" {

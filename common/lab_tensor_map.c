@@ -30,16 +30,6 @@ static void refuse(const char *why, int rows, int cols, int box_rows, int box_co
     exit(EXIT_FAILURE);
 }
 
-static unsigned element_bytes(lab_tmap_type type)
-{
-    switch (type) {
-    case LAB_TMAP_BF16:
-    case LAB_TMAP_F16: return 2;
-    case LAB_TMAP_F32: return 4;
-    }
-    return 0;
-}
-
 static CUtensorMapDataType driver_type(lab_tmap_type type)
 {
     switch (type) {
@@ -78,18 +68,10 @@ void lab_tensor_map_2d(CUtensorMap *map, const void *matrix, lab_tmap_type type,
             return;
         }
     }
-    unsigned bytes = element_bytes(type);
-    if (!bytes)
-        refuse("unknown element type", rows, cols, box_rows, box_cols);
-    if (rows < 1 || cols < 1 || box_rows < 1 || box_rows > 256 || box_cols < 1)
-        refuse("sizes must be positive, a box at most 256 rows", rows, cols, box_rows, box_cols);
-    if ((unsigned)box_cols * bytes != 128)
-        refuse("a box row must be 128 bytes (the 128-byte swizzle)", rows, cols, box_rows, box_cols);
-    if ((unsigned long long)cols * bytes % 16 != 0)
-        refuse("a matrix row must be a multiple of 16 bytes (the copy engine's stride)", rows, cols, box_rows,
-               box_cols);
-    if ((uintptr_t)matrix % 16 != 0)
-        refuse("the matrix must be 16-byte aligned", rows, cols, box_rows, box_cols);
+    const char *problem = lab_tensor_map_problem(matrix, type, rows, cols, box_rows, box_cols);
+    if (problem)
+        refuse(problem, rows, cols, box_rows, box_cols);
+    unsigned bytes = lab_tmap_element_bytes(type);
 
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
     cuuint64_t strides[1] = {(cuuint64_t)cols * bytes};

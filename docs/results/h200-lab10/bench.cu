@@ -12,17 +12,22 @@
  * kernel that faults takes the CUDA context with it, and measure.sh runs each under timeout.
  * Output lines begin with CHECK, TIME or TUNE (measure.sh's table reads them) or '#'.
  */
+#ifdef LAB10_SOURCE
 #include LAB10_SOURCE
+#else /* the solution linked beside it (the emulator's build: emucc rewrites each .cu file itself) */
+#include "lab.h"
+#include "lab_tensor.h"
+#endif
 
+#ifndef LAB_EMULATION /* the emulator has no cuBLAS: there the rungs alone (measure.sh's emu check) */
 #include <cublas_v2.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
-#include <string>
 #include <vector>
 
 /* ---- what the harness gives a lab program (common/harness.c) ---- */
@@ -45,6 +50,7 @@ extern "C" int lab_sm_count(void)
 }
 
 /* ---- cuBLAS at the lab's precisions: row-major C = A B is column-major C^T = B^T A^T ---- */
+#ifndef LAB_EMULATION
 
 static cublasHandle_t blas(void)
 {
@@ -86,6 +92,9 @@ static const lab_variant libraries[] = {
     variant("cublas_bf16", cublas_bf16),
     variant_tf32("cublas_tf32", cublas_tf32),
 };
+#else
+static const lab_variant libraries[] = {};
+#endif
 
 static const char *precision(lab_task t)
 {
@@ -105,6 +114,19 @@ static const lab_variant *find(const char *name)
 
 /* ---- inputs: integers in [-255, 255] over 256, exact in FP16, BF16 and TF32 ---- */
 
+/* splitmix64: the inputs' random numbers (no <random>: the emulator's build of this file takes
+ * no header that brings wide-character functions) */
+struct Rng {
+    unsigned long long state;
+    unsigned long long operator()()
+    {
+        unsigned long long z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+};
+
 struct Problem {
     int m, k, n;
     std::vector<float> a, b;           /* host copies, as floats */
@@ -112,12 +134,11 @@ struct Problem {
     float *dc = nullptr;
 };
 
-static void fill(std::vector<float> &v, size_t count, std::mt19937_64 &rng)
+static void fill(std::vector<float> &v, size_t count, Rng &rng)
 {
-    std::uniform_int_distribution<int> d(-255, 255);
     v.resize(count);
     for (auto &x : v)
-        x = (float)d(rng) / 256.0f;
+        x = (float)((int)(rng() % 511) - 255) / 256.0f;
 }
 
 template <class T>
@@ -209,7 +230,7 @@ static int check(const char *name, const std::vector<int> &dims, unsigned long l
         fprintf(stderr, "no rung or library named %s\n", name);
         return 2;
     }
-    std::mt19937_64 rng(seed);
+    Rng rng{seed};
     Problem p{dims[0], dims[1], dims[2], {}, {}};
     fill(p.a, (size_t)p.m * p.k, rng);
     fill(p.b, (size_t)p.k * p.n, rng);
@@ -335,7 +356,7 @@ static double median_ms(const lab_variant &v, Problem &p, const Flusher &flush, 
 static int time_variant(const lab_variant &v, const std::vector<int> &sizes, const char *tag, const char *label)
 {
     Flusher flush;
-    std::mt19937_64 rng(1234);
+    Rng rng{1234};
     for (int s : sizes) {
         Problem p{s, s, s, {}, {}};
         fill(p.a, (size_t)s * s, rng);
@@ -353,12 +374,14 @@ static int time_variant(const lab_variant &v, const std::vector<int> &sizes, con
 
 /* ---- wgmma_tma's tile configurations, each at every size (for tuning: not a rung) ---- */
 
+#ifdef LAB10_SOURCE
 template <class W>
 static void tune_one(const char *label, const std::vector<int> &sizes)
 {
     lab_variant v = variant(label, launch_wgmma_with<W>);
     time_variant(v, sizes, "TUNE", label);
 }
+#endif
 
 static std::vector<int> parse_ints(const char *s)
 {
@@ -391,21 +414,23 @@ int main(int argc, char **argv)
         int status = 0;
         unsigned long long seed = (unsigned long long)time(nullptr);
         printf("# seed %llu\n", seed);
-        std::string all(spec);
-        size_t pos = 0;
-        while (pos <= all.size()) {
-            size_t end = all.find(';', pos);
-            std::string one = all.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-            std::vector<int> dims = parse_ints(one.c_str());
+        for (const char *p = spec; *p;) {
+            char one[64];
+            size_t len = strcspn(p, ";");
+            if (len >= sizeof one) {
+                fprintf(stderr, "a size is M,K,N: %s\n", p);
+                return 2;
+            }
+            memcpy(one, p, len);
+            one[len] = 0;
+            std::vector<int> dims = parse_ints(one);
             if (dims.size() != 3) {
-                fprintf(stderr, "a size is M,K,N: %s\n", one.c_str());
+                fprintf(stderr, "a size is M,K,N: %s\n", one);
                 return 2;
             }
             status |= check(argv[2], dims, seed++);
             fflush(stdout);
-            if (end == std::string::npos)
-                break;
-            pos = end + 1;
+            p += len + (p[len] == ';');
         }
         return status;
     }
@@ -417,6 +442,7 @@ int main(int argc, char **argv)
         }
         return time_variant(*v, parse_ints(argv[4]), "TIME", v->name);
     }
+#ifdef LAB10_SOURCE
     if (argc >= 4 && !strcmp(argv[1], "--tune") && !strcmp(argv[2], "--sizes")) {
         std::vector<int> sizes = parse_ints(argv[3]);
         tune_one<WgmmaLarge>("wgmma_128x256x4", sizes);
@@ -427,6 +453,7 @@ int main(int argc, char **argv)
         tune_one<WgmmaTiles<256, 1, 4>>("wgmma_64x256x4", sizes);
         return 0;
     }
+#endif
     fprintf(stderr, "usage: bench --list | --check NAME [--sizes M,K,N;...] | --time NAME --sizes S,... | "
                     "--tune --sizes S,...\n");
     return 2;
