@@ -6,8 +6,10 @@
  * Maps are kept by their arguments: the first call of a case encodes (a few microseconds of
  * host time), the timed runs find it made.
  */
-#include "lab.h"
 #include "lab_tensor.h"
+
+#include <cuda_runtime.h>
+#include <stdio.h>
 
 #include <cudaTypedefs.h>
 #include <stdlib.h>
@@ -46,9 +48,9 @@ static PFN_cuTensorMapEncodeTiled_v12000 encoder(void)
     if (!fn) {
         void *entry = NULL;
         enum cudaDriverEntryPointQueryResult found;
-        CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault,
-                                                    &found));
-        if (found != cudaDriverEntryPointSuccess || !entry) {
+        cudaError_t status =
+            cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found);
+        if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || !entry) {
             fprintf(stderr, "lab_tensor_map_2d: the driver has no cuTensorMapEncodeTiled (CUDA 12 or later)\n");
             exit(EXIT_FAILURE);
         }

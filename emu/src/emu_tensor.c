@@ -1002,14 +1002,20 @@ int emu_tensor_block_pass(void)
         emu_cur = first;
         emu_describe_thread(where, sizeof where);
         emu_cur = saved;
+        char bytes[160];
+        long long tx = b ? b->tx : 0;
+        if (tx >= 0)
+            snprintf(bytes, sizeof bytes, "%lld announced bytes still to come", tx);
+        else
+            snprintf(bytes, sizeof bytes, "%lld bytes arrived that no arrive.expect_tx announced", -tx);
         emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_ENDLESS, first->site, first,
                       "%s waits at %s for the phase of parity %d of the mbarrier initialized at %s, and nothing can "
-                      "complete it: the barrier is in phase %u (parity %u), with %u of its %u arrivals and %lld "
-                      "announced bytes still to come, and the block's other %d threads wait too (%d of them for "
-                      "mbarriers) or have returned. A missing arrive, an arrive on the wrong barrier, a wait for "
-                      "the wrong parity, or bytes announced that no copy brings",
+                      "complete it: the barrier is in phase %u (parity %u), with %u of its %u arrivals and %s, and "
+                      "the block's other %d threads wait too (%d of them for mbarriers) or have returned. A missing "
+                      "arrive, an arrive on the wrong barrier, a wait for the wrong parity, or bytes announced that "
+                      "no copy brings",
                       where, at, first->arg, init, b ? b->completed : 0, b ? b->completed & 1 : 0,
-                      b ? b->pending : 0, b ? b->expected : 0, b ? b->tx : 0LL, live - 1, waiting - 1);
+                      b ? b->pending : 0, b ? b->expected : 0, bytes, live - 1, waiting - 1);
         return -1;
     }
     if (live == 0 && hop.block == block_key() + 1) {

@@ -59,6 +59,25 @@ else
     echo "## no cuobjdump: SASS not checked"
 fi
 
+if grep -q "C75[0-9][0-9]" "$OUT/ptxas.txt"; then
+    echo "## ptxas notes on wgmma (serialized or injected waits cost speed):"
+    grep "C75[0-9][0-9]" "$OUT/ptxas.txt" | sed 's/ptxas info    : //' | cut -c1-160
+fi
+
+# ---- the emulator's fragment layouts, swizzle and descriptors, held to the hardware ----
+# The emulator's tests of lab 10's operations are CUDA programs: here they run on the GPU, so
+# each lane's elements, the TMA swizzle and the wgmma descriptors are the hardware's.
+echo "## the emulator's tensor tests on the GPU"
+for t in tensor_fragments tensor_hopper; do
+    if "$NVCC" "${FLAGS[@]}" -I"$ROOT/emu/tests/compat" "$ROOT/emu/tests/compat/$t.cu" "$OUT/lab_tensor_map.o" \
+        -o "$OUT/$t" >"$OUT/$t.build.log" 2>&1; then
+        timeout 60 "$OUT/$t" >"$OUT/$t.log" 2>&1
+        echo "LAYOUT $t exit $? : $(tail -1 "$OUT/$t.log")"
+    else
+        echo "LAYOUT $t BUILD FAILED: $(tail -3 "$OUT/$t.build.log")"
+    fi
+done
+
 RUNGS=$("$BENCH" --list | awk '{print $1}')
 echo "## rungs and libraries: $(echo $RUNGS)"
 
