@@ -78,7 +78,8 @@ for t in tensor_fragments tensor_hopper; do
     fi
 done
 
-RUNGS=$("$BENCH" --list | awk '{print $1}')
+"$BENCH" --list >"$OUT/rungs.txt"
+RUNGS=$(awk '{print $1}' "$OUT/rungs.txt")
 echo "## rungs and libraries: $(echo $RUNGS)"
 
 # ---- correctness: every rung and library, sizes with partial tiles, 1024^3 and 4096^3 ----
@@ -91,7 +92,7 @@ for r in $RUNGS; do
     if ((status == 124)); then
         echo "CHECK $r TIMEOUT after ${LIMIT} s (a hang: a wrong phase or a lost arrive?)" | tee -a "$OUT/check-$r.log"
     elif ((status != 0)) && ! grep -q FAIL "$OUT/check-$r.log"; then
-        echo "CHECK $r ERROR exit $status: $(tail -1 "$OUT/check-$r.log")" | tee -a "$OUT/check-$r.log"
+        echo "CHECK $r ERROR exit $status: $(grep -v '^#' "$OUT/check-$r.log" | tail -1)" | tee -a "$OUT/check-$r.log"
     fi
 done
 
@@ -99,8 +100,8 @@ done
 echo "## time (median of the timed runs, L2 flushed before each, CUDA events)"
 for r in $RUNGS; do
     timeout "$LIMIT" "$BENCH" --time "$r" --sizes 1024,4096 >"$OUT/time-$r.log" 2>&1 ||
-        echo "TIME $r ERROR: $(tail -1 "$OUT/time-$r.log")" | tee -a "$OUT/time-$r.log"
-    grep '^TIME' "$OUT/time-$r.log"
+        echo "TIME-ERROR $r: $(tail -1 "$OUT/time-$r.log")"
+    grep '^TIME ' "$OUT/time-$r.log"
 done
 
 # ---- sweep 256 .. 8192: the fast rungs and the libraries ----
@@ -134,16 +135,17 @@ fi
 # ---- the table ----
 echo
 echo "## lab 10 on $(head -2 "$OUT/device.txt" | tail -1 | cut -d, -f1): TFLOP/s at n^3 (% of cuBLAS at the same precision)"
-cat "$OUT"/time-*.log 2>/dev/null | grep '^TIME' >"$OUT/times.txt"
+cat "$OUT"/time-*.log 2>/dev/null | grep '^TIME ' >"$OUT/times.txt"
 cat "$OUT"/check-*.log 2>/dev/null | grep '^CHECK' >"$OUT/checks.txt"
-awk -v rungs="$(echo $RUNGS)" -v checks="$OUT/checks.txt" '
+awk -v rungs="$(echo $RUNGS)" -v checks="$OUT/checks.txt" -v list="$OUT/rungs.txt" '
     BEGIN {
+        while ((getline line < list) > 0) { split(line, f, " "); p[f[1]] = f[2] }
         while ((getline line < checks) > 0) {
             split(line, f, " "); st = (f[3] == "TIMEOUT" || f[3] == "ERROR") ? f[3] : f[4]
             if (ok[f[2]] == "" || ok[f[2]] == "PASS") ok[f[2]] = st
         }
     }
-    { t[$2 " " $4] = $6; p[$2] = $3 }
+    NF == 6 && $5 ~ /^[0-9.]+$/ { t[$2 " " $4] = $6 }
     END {
         lib["f16"] = "cublas_f16"; lib["bf16"] = "cublas_bf16"; lib["tf32"] = "cublas_tf32"
         printf "%-16s %-5s %-7s %18s %18s\n", "rung", "prec", "check", "1024^3", "4096^3"
