@@ -212,6 +212,13 @@ struct MmaTiles {
     static constexpr int A_CHUNKS = BK / 8, B_CHUNKS = BN / 8; /* 16-byte chunks (8 BF16) a row */
 };
 
+/* The place of 16-byte chunk `chunk` of row `row` in a swizzled tile row: the 8 rows one ldmatrix
+ * matrix reads must fall on 8 different groups of 4 banks. */
+__device__ __forceinline__ int swizzled_chunk(int row, int chunk)
+{
+    return chunk ^ (row % 8);
+}
+
 /* Where chunk `chunk` (8 BF16) of row `row` of a shared tile with CHUNKS chunks a row lies, in
  * elements from the tile's start. Stored as in global memory (SWIZZLE false), the 8 rows one
  * ldmatrix matrix reads are 128 or 256 bytes apart: all on the same 4 banks, an 8-way conflict.
@@ -221,7 +228,7 @@ template <int CHUNKS, bool SWIZZLE>
 __device__ __forceinline__ int chunk_offset(int row, int chunk)
 {
     static_assert(CHUNKS % 8 == 0, "the swizzle permutes 8 chunks (128 bytes)");
-    return row * CHUNKS * 8 + (SWIZZLE ? chunk ^ (row % 8) : chunk) * 8;
+    return row * CHUNKS * 8 + (SWIZZLE ? swizzled_chunk(row, chunk) : chunk) * 8;
 }
 
 /* One stage: the A and B tiles of a K-tile. */
@@ -304,6 +311,7 @@ __device__ __forceinline__ void mma_stage(const MmaStage &stage, MmaWarp w, floa
 {
     using T = MmaTiles;
     int lane = threadIdx.x % WARP;
+    // slide: tc-ldmatrix-mma
 #pragma unroll
     for (int kk = 0; kk < T::BK; kk += 16) {
         uint32_t a_frag[T::M_TILES][4], b_frag[T::N_TILES / 2][4];
@@ -323,6 +331,7 @@ __device__ __forceinline__ void mma_stage(const MmaStage &stage, MmaWarp w, floa
                 lab_mma_m16n8k16_bf16(acc[i][j], a_frag[i], b_pair);
             }
     }
+    // slide: end
 }
 
 /* The warp's accumulators to C: element e of tile (i, j) lies at row i * 16 + lane / 4
@@ -417,7 +426,7 @@ mma_tf32_kernel(const float *__restrict__ a, const float *__restrict__ b, float 
             float4 v = make_float4(0, 0, 0, 0);
             if (gr < m && gc < k)
                 v = *reinterpret_cast<const float4 *>(a + (size_t)gr * k + gc);
-            *reinterpret_cast<float4 *>(&a_tile[r * T::BK + (ch ^ (r % 8)) * 4]) = v;
+            *reinterpret_cast<float4 *>(&a_tile[r * T::BK + swizzled_chunk(r, ch) * 4]) = v;
         }
 #pragma unroll
         for (int i = 0; i < T::BK * T::BN / 4 / T::THREADS; i++) {
@@ -435,7 +444,7 @@ mma_tf32_kernel(const float *__restrict__ a, const float *__restrict__ b, float 
 #pragma unroll
             for (int i = 0; i < 4; i++) {
                 int r = w.row + i * 16 + lane % 16, ch = kk / 4 + lane / 16;
-                lab_ldmatrix_x4(a_frag[i], &a_tile[r * T::BK + (ch ^ (r % 8)) * 4]);
+                lab_ldmatrix_x4(a_frag[i], &a_tile[r * T::BK + swizzled_chunk(r, ch) * 4]);
 #pragma unroll
                 for (int e = 0; e < 4; e++) /* TF32 as the tensor cores take it */
                     a_frag[i][e] = lab_to_tf32(__uint_as_float(a_frag[i][e]));
@@ -495,6 +504,7 @@ cp_async_kernel(const __nv_bfloat16 *__restrict__ a, const __nv_bfloat16 *__rest
             copy_stage_async(stages[s], a, b, m, k, n, block_row, block_col, s * MmaTiles::BK);
         lab_cp_async_commit();
     }
+    // slide: tc-cp-async-pipeline
     for (int t = 0; t < k_tiles; t++) {
         lab_cp_async_wait<CP_STAGES - 2>();
         __syncthreads();
@@ -504,6 +514,7 @@ cp_async_kernel(const __nv_bfloat16 *__restrict__ a, const __nv_bfloat16 *__rest
         lab_cp_async_commit();
         mma_stage<true>(stages[t % CP_STAGES], w, acc);
     }
+    // slide: end
     lab_cp_async_wait<0>(); /* nothing left in flight when the block ends */
     store_accumulators(c, m, n, block_row + w.row, block_col + w.col, acc);
 }
@@ -551,12 +562,19 @@ struct WgmmaTiles {
     static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
     /* the stages, 1024 bytes of room to align them, the barriers */
     static constexpr int SHARED = STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8;
+    /* registers a thread, given back by the producer and taken by the consumers (232 x 256 +
+     * 40 x 128 of the SM's 64K). ptxas allocates within the cap at entry (65536 / THREADS: 168
+     * for 3 warpgroups), so a consumer's 128 accumulators must fit in that; 4 warpgroups (a cap
+     * of 128) cannot hold 128 accumulators and more, whatever setmaxnreg says later. */
     static constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
+    static_assert(CONSUMERS <= 2, "3 consumers: 128 registers at entry cannot hold 128 accumulators");
     static_assert(BN % 64 == 0 && BN <= 256, "BN: 64, 128 or 256");
     static_assert(SHARED <= 227 * 1024, "a block's shared memory");
 };
 
-constexpr int WGMMA_GROUP = 8;
+/* The tiles running at once (one per SM) in GROUP tile rows: 16 x 8 tiles of 128 x 256 at
+ * 4096^3 read 16 MiB of A and 16 MiB of B, where 8 x 16 read 8 and 32 (the L2 holds 50). */
+constexpr int WGMMA_GROUP = 16;
 
 template <class W>
 __global__ void __launch_bounds__(W::THREADS, 1)
@@ -615,6 +633,7 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
             int tile_row, tile_col;
             grouped_tile<WGMMA_GROUP>(tile, tiles_m, tiles_n, &tile_row, &tile_col);
             float acc[W::BN / 2];
+            // slide: tc-wgmma-consumer
             for (int t = 0; t < k_tiles; t++) {
                 lab_mbarrier_wait(&full[s], parity);
                 lab_wgmma_fence();
@@ -633,6 +652,7 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
                     parity ^= 1;
                 }
             }
+            // slide: end
             /* the accumulators to C: warp w of the consumer holds rows 16 w .. 16 w + 15 of its
              * 64, as mma.sync's 16x8 accumulators side by side (store_accumulators' layout) */
             int lane = threadIdx.x % WARP, warp = threadIdx.x % 128 / WARP;
