@@ -223,13 +223,9 @@ __global__ void reference_kernel(const float *a, const float *b, double *c, doub
  * (an FP32 FMA loop, rounding to nearest: k 2^-24 sum |a_i b_i|, six times tighter). */
 static double bound(int k, double abs_sum) { return 3.0 * k * std::ldexp(1.0, -23) * abs_sum; }
 
-static int check(const char *name, const std::vector<int> &dims, unsigned long long seed)
+static int check(const lab_variant *v, const std::vector<int> &dims, unsigned long long seed)
 {
-    const lab_variant *v = find(name);
-    if (!v) {
-        fprintf(stderr, "no rung or library named %s\n", name);
-        return 2;
-    }
+    const char *name = v->name;
     Rng rng{seed};
     Problem p{dims[0], dims[1], dims[2], {}, {}};
     fill(p.a, (size_t)p.m * p.k, rng);
@@ -379,7 +375,8 @@ template <class W>
 static void tune_one(const char *label, const std::vector<int> &sizes)
 {
     lab_variant v = variant(label, launch_wgmma_with<W>);
-    time_variant(v, sizes, "TUNE", label);
+    if (check(&v, {1008, 1024, 1040}, 99) == 0) /* timed only when right (CHECK line printed) */
+        time_variant(v, sizes, "TUNE", label);
 }
 #endif
 
@@ -412,6 +409,11 @@ int main(int argc, char **argv)
         /* M,K,N;M,K,N;... */
         const char *spec = argc >= 5 && !strcmp(argv[3], "--sizes") ? argv[4] : "48,32,80;208,144,336;1024,1024,1024";
         int status = 0;
+        const lab_variant *v = find(argv[2]);
+        if (!v) {
+            fprintf(stderr, "no rung or library named %s\n", argv[2]);
+            return 2;
+        }
         unsigned long long seed = (unsigned long long)time(nullptr);
         printf("# seed %llu\n", seed);
         for (const char *p = spec; *p;) {
@@ -428,7 +430,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "a size is M,K,N: %s\n", one);
                 return 2;
             }
-            status |= check(argv[2], dims, seed++);
+            status |= check(v, dims, seed++);
             fflush(stdout);
             p += len + (p[len] == ';');
         }

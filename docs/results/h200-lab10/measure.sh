@@ -85,10 +85,12 @@ echo "## rungs and libraries: $(echo $RUNGS)"
 # ---- correctness: every rung and library, sizes with partial tiles, 1024^3 and 4096^3 ----
 echo "## check (fresh random inputs, every element against float64)"
 CHECK_SIZES="48,32,80;208,144,336;1008,528,1040;1024,1024,1024;4096,4096,4096"
+CHECKED="" # the rungs that passed: only they are timed (a hang costs LIMIT seconds once, not four times)
 for r in $RUNGS; do
     timeout "$LIMIT" "$BENCH" --check "$r" --sizes "$CHECK_SIZES" >"$OUT/check-$r.log" 2>&1
     status=$?
     grep -E '^(CHECK|#)' "$OUT/check-$r.log"
+    ((status == 0)) && CHECKED+=" $r "
     if ((status == 124)); then
         echo "CHECK $r TIMEOUT after ${LIMIT} s (a hang: a wrong phase or a lost arrive?)" | tee -a "$OUT/check-$r.log"
     elif ((status != 0)) && ! grep -q FAIL "$OUT/check-$r.log"; then
@@ -99,6 +101,7 @@ done
 # ---- timing: every rung and library at 1024^3 and 4096^3 ----
 echo "## time (median of the timed runs, L2 flushed before each, CUDA events)"
 for r in $RUNGS; do
+    [[ $CHECKED == *" $r "* ]] || { echo "TIME-SKIPPED $r: it did not pass its check"; continue; }
     timeout "$LIMIT" "$BENCH" --time "$r" --sizes 1024,4096 >"$OUT/time-$r.log" 2>&1 ||
         echo "TIME-ERROR $r: $(tail -1 "$OUT/time-$r.log")"
     grep '^TIME ' "$OUT/time-$r.log"
@@ -108,6 +111,7 @@ done
 if [[ -z ${SKIP_SWEEP:-} ]]; then
     echo "## sweep"
     for r in cp_async wgmma_tma cublas_bf16 mma_tf32 cublas_tf32; do
+        [[ $CHECKED == *" $r "* ]] || continue
         timeout "$LIMIT" "$BENCH" --time "$r" --sizes 256,512,1024,2048,3072,4096,6144,8192 \
             >"$OUT/sweep-$r.log" 2>&1 || echo "SWEEP $r ERROR: $(tail -1 "$OUT/sweep-$r.log")"
         sed 's/^TIME/SWEEP/' "$OUT/sweep-$r.log" | grep '^SWEEP'
@@ -115,11 +119,11 @@ if [[ -z ${SKIP_SWEEP:-} ]]; then
 fi
 
 # ---- wgmma_tma's tile configurations ----
-if [[ -z ${SKIP_TUNE:-} ]]; then
+if [[ -z ${SKIP_TUNE:-} && $CHECKED == *" wgmma_tma "* ]]; then
     echo "## tune (wgmma_tma configurations: tile rows x columns x stages)"
     timeout "$LIMIT" "$BENCH" --tune --sizes 1024,2048,4096,8192 >"$OUT/tune.log" 2>&1 ||
         echo "TUNE ERROR: $(tail -1 "$OUT/tune.log")"
-    grep '^TUNE' "$OUT/tune.log"
+    grep -E '^(TUNE|CHECK)' "$OUT/tune.log"
 fi
 
 # ---- Nsight Compute on the top rung and the library ----
