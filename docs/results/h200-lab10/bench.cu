@@ -112,7 +112,7 @@ static const lab_variant *find(const char *name)
     return nullptr;
 }
 
-/* ---- inputs: integers in [-255, 255] over 256, exact in FP16, BF16 and TF32 ---- */
+/* ---- inputs: exact in FP16, BF16 and TF32 ---- */
 
 /* splitmix64: the inputs' random numbers (no <random>: the emulator's build of this file takes
  * no header that brings wide-character functions) */
@@ -134,11 +134,16 @@ struct Problem {
     float *dc = nullptr;
 };
 
+/* An integer in [-255, 255] over 256, times a power of two from 2^-4 to 2^4: 8 significant bits,
+ * exact in FP16 (at most 16; the smallest, 2^-12, a normal number), BF16 and TF32, every product
+ * exact in FP32, and exponents spread so that long FP32 sums do round. */
 static void fill(std::vector<float> &v, size_t count, Rng &rng)
 {
     v.resize(count);
-    for (auto &x : v)
-        x = (float)((int)(rng() % 511) - 255) / 256.0f;
+    for (auto &x : v) {
+        unsigned long long r = rng();
+        x = std::ldexp((float)((int)(r % 511) - 255) / 256.0f, (int)((r >> 32) % 9) - 4);
+    }
 }
 
 template <class T>
