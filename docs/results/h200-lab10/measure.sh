@@ -130,9 +130,11 @@ fi
 if [[ -n ${PROFILE:-} ]] && command -v ncu >/dev/null; then
     echo "## ncu at 4096^3"
     for r in wgmma_tma cublas_bf16; do
-        timeout 300 ncu --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum,lts__t_bytes.sum,launch__grid_size,launch__registers_per_thread,launch__shared_mem_per_block_dynamic \
-            -k regex:'wgmma|gemm|sm90|Kernel' -c 3 "$BENCH" --time "$r" --sizes 4096 >"$OUT/ncu-$r.txt" 2>&1
-        grep -E "wgmma|gemm|sm90|Kernel|duration|throughput|gmma|bytes|grid_size|registers|shared" "$OUT/ncu-$r.txt" | head -30
+        # sections, not metric names: a name this ncu does not know would fail the whole run
+        timeout 300 ncu --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+            --section LaunchStats -k regex:'wgmma|gemm|nvjet|sm90' -c 2 "$BENCH" --time "$r" --sizes 4096 \
+            >"$OUT/ncu-$r.txt" 2>&1
+        grep -E "wgmma|gemm|nvjet|sm90|Duration|Throughput|Pipe|L2 Cache|DRAM|Registers|Grid Size" "$OUT/ncu-$r.txt" | head -40
     done
 fi
 
