@@ -45,6 +45,22 @@ typedef void (*lab_nested_hello_fn)(int *depth_counts, int max_depth, unsigned i
  * counter a kernel uses must be back at zero when the kernel ends. */
 typedef void (*lab_sum_int_fn)(const int *data, long long *total, long long n, void *scratch);
 #define LAB_SCRATCH_BYTES (1 << 20)
+/* Lab 10: C (m x n, float) = A (m x k) B (k x n), row-major, A and B in a tensor-core format:
+ * FP16 or BF16 (CUDA's types in C++, their 16 bits in C), or TF32 (floats with 10 mantissa bits:
+ * the same signature as lab_matmul_fn, so its variants are made by variant_tf32). */
+#ifdef __cplusplus
+} /* extern "C" */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+extern "C" {
+typedef __half lab_f16;
+typedef __nv_bfloat16 lab_bf16;
+#else
+typedef struct { unsigned short bits; } lab_f16;
+typedef struct { unsigned short bits; } lab_bf16;
+#endif
+typedef void (*lab_matmul_f16_fn)(const lab_f16 *a, const lab_f16 *b, float *c, int m, int k, int n);
+typedef void (*lab_matmul_bf16_fn)(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, int k, int n);
 
 /* The number of multiprocessors (SMs) of the GPU the program runs on: a grid of a few
  * blocks per SM keeps every SM busy (the emulator has 1). */
@@ -61,6 +77,8 @@ typedef union lab_launch {
     lab_reduce_float_fn reduce_float;
     lab_nested_hello_fn nested_hello;
     lab_sum_int_fn sum_int;
+    lab_matmul_f16_fn matmul_f16;
+    lab_matmul_bf16_fn matmul_bf16;
 #ifdef __cplusplus
     constexpr lab_launch(lab_vec_sine_fn fn) : vec_sine(fn) {}
     constexpr lab_launch(lab_mat_add_fn fn) : mat_add(fn) {}
@@ -69,6 +87,8 @@ typedef union lab_launch {
     constexpr lab_launch(lab_reduce_float_fn fn) : reduce_float(fn) {}
     constexpr lab_launch(lab_nested_hello_fn fn) : nested_hello(fn) {}
     constexpr lab_launch(lab_sum_int_fn fn) : sum_int(fn) {}
+    constexpr lab_launch(lab_matmul_f16_fn fn) : matmul_f16(fn) {}
+    constexpr lab_launch(lab_matmul_bf16_fn fn) : matmul_bf16(fn) {}
 #endif
 } lab_launch;
 
@@ -102,7 +122,11 @@ LAB_VARIANT_MAKER(lab_reduce_int_fn, TASK_REDUCE_INT)
 LAB_VARIANT_MAKER(lab_reduce_float_fn, TASK_REDUCE_FLOAT)
 LAB_VARIANT_MAKER(lab_nested_hello_fn, TASK_NESTED_HELLO)
 LAB_VARIANT_MAKER(lab_sum_int_fn, TASK_SUM_INT)
+LAB_VARIANT_MAKER(lab_matmul_f16_fn, TASK_MATMUL_F16)
+LAB_VARIANT_MAKER(lab_matmul_bf16_fn, TASK_MATMUL_BF16)
 #undef LAB_VARIANT_MAKER
+/* A TF32 matmul: floats in, like TASK_MATMUL's, so it is named. */
+constexpr lab_variant variant_tf32(const char *name, lab_matmul_fn fn) { return lab_variant{name, TASK_MATMUL_TF32, fn}; }
 
 /* The table of kernels the checker may run, in ladder order. constexpr: filled in by the
  * compiler (tools/lab-policy refuses a lab object that runs code of its own before main). */

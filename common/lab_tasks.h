@@ -11,7 +11,16 @@ typedef enum {
     TASK_REDUCE_INT,    /* per-block sums of an int array */
     TASK_REDUCE_FLOAT,  /* per-block sums of a float array */
     TASK_NESTED_HELLO,  /* count the threads of each nesting depth */
-    TASK_SUM_INT        /* the whole sum of an int array, as one 64-bit integer */
+    TASK_SUM_INT,       /* the whole sum of an int array, as one 64-bit integer */
+#ifdef __cplusplus
+    /* Lab 10, temporary rows until its task files land (labs/pending/10-matmul-tensor-cores/
+     * lab.manifest): C = A B as TASK_MATMUL, A and B in FP16, BF16 or TF32 (floats whose low 13
+     * bits are zero). C++ only, so that the checker's and the harness's switches (C), which do
+     * not run lab 10 yet, need no cases for them. */
+    TASK_MATMUL_F16,
+    TASK_MATMUL_BF16,
+    TASK_MATMUL_TF32
+#endif
 } lab_task;
 
 /* The sizes of one case. Every size a task can have is listed once here; the

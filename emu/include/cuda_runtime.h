@@ -183,12 +183,22 @@ typedef struct dim3 {
 #else
 #define EMU_WHOLE(v) __asm__("" : "+w"(v))
 #endif
+/* the value one vector copy moves: 16 bytes as a vector, 8 as a double (an 8-byte char vector
+ * is no SSE operand: float2 did not build) */
+template <int W>
+struct emu_whole {
+    typedef char type __attribute__((vector_size(W), may_alias));
+};
+template <>
+struct emu_whole<8> {
+    typedef double type __attribute__((may_alias));
+};
 #define EMU_VEC_COPY(N, W)                                                                                  \
     N(const N &o) { emu_copy(o); }                                                                          \
     N &operator=(const N &o) { emu_copy(o); return *this; }                                                 \
     void emu_copy(const N &o)                                                                               \
     {                                                                                                       \
-        typedef char bytes __attribute__((vector_size(W), may_alias));                                      \
+        typedef typename emu_whole<W>::type bytes;                                                          \
         bytes v = *(const bytes *)&o;                                                                       \
         EMU_WHOLE(v);                                                                                       \
         *(bytes *)this = v;                                                                                 \

@@ -14,6 +14,7 @@
  *     error unless EMU_RACES=warn); a lane loading what another lane of its
  *     warp stored with no warp operation in between is reported too. */
 #include "emu_internal.h"
+#include "emu_tensor.h" /* lab 10: lanes that wait for an mbarrier phase (emu_tensor.c) */
 
 #include <string.h>
 
@@ -347,6 +348,8 @@ static int run_warp(unsigned int w)
                                              : (unsigned long long)released.any;
                 L[i].state = L_READY;
             }
+            if (L[i].state == L_MBARRIER && L[i].log_head == L[i].log_n && emu_tensor_wait_over(&L[i]))
+                L[i].state = L_READY;
             if (L[i].state != L_READY) {
                 busy |= L[i].state == L_WSYNC || L[i].log_head < L[i].log_n;
             } else {
@@ -479,6 +482,12 @@ static int run_block(void)
         for (unsigned int w = 0; w < warps; w++)
             if (run_warp(w) != 0)
                 return -1;
+        /* lab 10: threads that wait for an mbarrier phase another warp completes run again */
+        int mbarrier_waits = emu_tensor_block_pass();
+        if (mbarrier_waits < 0)
+            return -1;
+        if (mbarrier_waits > 0)
+            continue;
         /* every thread now waits at a barrier or has returned: the interval is over */
         if (emu_report_warp_sync() != 0 || emu_uninit_check() != 0)
             return -1;

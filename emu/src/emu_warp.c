@@ -5,6 +5,7 @@
  * the exchange of a warp operation once its lanes have met. */
 #define _GNU_SOURCE
 #include "emu_internal.h"
+#include "emu_tensor.h" /* lab 10's tensor operations: warp operations of their own (emu_tensor.c) */
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,7 @@ static const char *op_name(int op)
     case EMU_VOTE_ANY: return "__any_sync";
     case EMU_VOTE_ALL: return "__all_sync";
     case EMU_WARP_CONVERGED: return "coalesced_threads";
+    case EMU_TENSOR_OP: return "a tensor-core operation (mma.sync, ldmatrix)";
     default: return "__syncwarp";
     }
 }
@@ -253,6 +255,8 @@ int emu_warp_round(emu_lane **g, int n)
     else if (op <= EMU_SHFL_XOR)
         emu_counts.shfl_inst++;
     emu_race_warp_synced(base / 32);
+    if (op == EMU_TENSOR_OP)
+        return emu_tensor_round(g, n);
     unsigned int ballot = 0;
     for (int i = 0; i < n; i++)
         if (g[i]->value)
