@@ -298,6 +298,8 @@ extern unsigned char emu_atomic_is_cas[MAX_THREADS];
 /* emu_fiber.c */
 extern emu_lane emu_lanes[MAX_THREADS];
 extern emu_lane *emu_cur;     /* the lane running now; NULL on the host side */
+extern uint3 threadIdx, blockIdx; /* the built-in variables as device code reads them */
+extern dim3 blockDim, gridDim;
 extern size_t emu_stack_bytes; /* of each lane */
 void emu_fiber_init(void);     /* the stacks (once) */
 void emu_fiber_start(emu_lane *l); /* a fresh fiber that will run the grid's kernel */

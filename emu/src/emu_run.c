@@ -469,6 +469,9 @@ static int run_block(void)
         l->waw_pending = 0;
         emu_fiber_start(l);
     }
+    blockIdx = emu_block;
+    blockDim = emu_running->block;
+    gridDim = emu_running->grid;
     unsigned int warps = (emu_nthreads + 31) / 32;
     unsigned long long barriers = 0; /* opened in this block */
     emu_counts.threads_launched += emu_nthreads;
