@@ -800,7 +800,17 @@ static void test_writers(void)
     emu_writer_grid g;
     unsigned int grids = 0;
     char site[512], want[128];
-    /* a switch case without break: the second launch wrote the sum over the first's */
+    /* Variants 0 and 1 race between blocks (the second launch of 0 reads the sums it overwrites;
+     * the threads of four blocks of 1 store other values to one word): that is said first ... */
+    CU_ASSERT_EQUAL(broken_writers(0, 2, &w, &g, &grids, site, sizeof site), cudaErrorLaunchFailure);
+    CU_ASSERT_PTR_NOT_NULL(strstr(cudaGetErrorString(cudaErrorLaunchFailure), "[race] "));
+    CU_ASSERT_EQUAL(cudaDeviceReset(), cudaSuccess);
+    CU_ASSERT_EQUAL(broken_writers(1, 5, &w, &g, &grids, site, sizeof site), cudaErrorLaunchFailure);
+    CU_ASSERT_PTR_NOT_NULL(strstr(cudaGetErrorString(cudaErrorLaunchFailure), "race between blocks"));
+    CU_ASSERT_EQUAL(cudaDeviceReset(), cudaSuccess);
+    /* ... and, where races only warn, the record says who wrote the wrong results. A switch case
+     * without break: the second launch wrote the sum over the first's */
+    set_mode("EMU_RACES", "warn");
     CU_ASSERT_EQUAL(broken_writers(0, 2, &w, &g, &grids, site, sizeof site), cudaSuccess);
     CU_ASSERT_EQUAL(grids, 2);
     CU_ASSERT_EQUAL(w.grid, 2);
@@ -824,6 +834,7 @@ static void test_writers(void)
     CU_ASSERT_EQUAL(broken_writers(1, 64, &w, &g, &grids, site, sizeof site), cudaSuccess);
     CU_ASSERT_EQUAL(w.grid, 0);
     CU_ASSERT_EQUAL(w.writes, 0);
+    set_mode("EMU_RACES", NULL);
     /* with its blockIdx term: one store, by the thread of that element */
     CU_ASSERT_EQUAL(broken_writers(2, 69, &w, &g, &grids, site, sizeof site), cudaSuccess);
     CU_ASSERT(w.grid == 1 && w.writes == 1 && w.flags == 0 && w.block == 1 && w.thread == 5);
