@@ -24,6 +24,8 @@
 #     or a function left without the hooks are errors;
 #   - a call through a pointer (a function pointer, a virtual function) is an error: where it
 #     leads is not known at build time;
+#   - device-side memory management (malloc, new, cudaMemcpyAsync, cudaMalloc) is an error: the
+#     host's would run, on memory the checks do not cover;
 #   - an intrinsic of the compiler is one that touches no memory.
 # Each error names the file and line (from the IR's debug locations: the innermost one in the
 # user's code) and the kernel or device function it was reached from.
@@ -129,7 +131,7 @@ BEGIN {
         "f32|f64))|__tsan_(unaligned_)?(read|write)(1|2|4|8|16)|__tsan_vptr_(read|update)|" \
         "cuda(GetLastError|PeekAtLastError|GetErrorString|GetErrorName|GetDevice|GetDeviceCount|DeviceGetAttribute|" \
         "DeviceGetLimit|StreamCreateWithFlags|StreamDestroy|StreamWaitEvent|EventCreateWithFlags|EventRecord|" \
-        "EventDestroy|FuncGetAttributes|MemcpyAsync|MemsetAsync|RuntimeGetVersion|Malloc|Free)|" \
+        "EventDestroy|FuncGetAttributes|RuntimeGetVersion)|" \
         "memcpy|memmove|memset|printf|vprintf|puts|putchar|__assert_fail|" \
         "__gxx_personality_v0|_Unwind_Resume|__cxa_begin_catch|__cxa_end_catch|_ZSt9terminatev|__stack_chk_fail)$"
     math = "^((sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|asinh|acosh|atanh|exp|exp2|exp10|expm1|log|log2|" \
@@ -238,6 +240,10 @@ function check_function(fn,    i, line, rest, s, ref, t, bytes, op, callee, loca
                     "to nvcc a host function (\"calling a __host__ function(\"__atomic_fetch_add_4\") from a " \
                     "__global__ function is not allowed\"); use CUDA's atomic functions (atomicAdd, atomicCAS, " \
                     "...) and __threadfence()")
+            } else if (ref ~ /^(cuda(Memcpy|Memset)[A-Za-z0-9]*|cudaMalloc|cudaFree|malloc|free|calloc|realloc|_Zn[wa]m|_Zd[la]Pv.*)$/) {
+                refuse(fn, i, "device-side memory management (" demangle(ref) ")", \
+                    "the emulator has no device heap or device-side copies: the host's would run unseen, on " \
+                    "memory the kernel's checks do not cover. Allocate and copy in the launch function")
             } else if (!(ref ~ device_api) && !(ref ~ math)) {
                 refuse(fn, i, "a call of " demangle(ref) "()", \
                     "it is a host function, and device code may call only device functions (its own __device__ " \

@@ -14,6 +14,8 @@
 // @reject-build BIT_FIELD a 3-byte memory access
 // @reject-build FUNCTION_POINTER a call through a pointer
 // @reject-build OWN_LAUNCH poisoned
+// @reject-build DEVICE_COPY device-side memory management (cudaMemcpyAsync)
+// @reject-build DEVICE_MALLOC device-side memory management (malloc)
 #include "compat_check.h"
 
 #include <assert.h>
@@ -81,6 +83,19 @@ __global__ void count_in(packed_count *c) { c[threadIdx.x].count = threadIdx.x; 
 #endif
 #ifdef FUNCTION_POINTER
 __global__ void call_through(int (*f)(int), int *out) { out[0] = f(out[0]); }
+#endif
+#ifdef DEVICE_COPY
+__global__ void copy_on_device(int *to, const int *from, int n)
+{
+    if (threadIdx.x == 0)
+        cudaMemcpyAsync(to, from, n * sizeof(int), cudaMemcpyDeviceToDevice, 0);
+}
+#endif
+#ifdef DEVICE_MALLOC
+__global__ void scratch_on_device(int **out)
+{
+    out[threadIdx.x] = (int *)malloc(64); // the device heap, kept for a later kernel
+}
 #endif
 #ifdef OWN_LAUNCH
 static void run_on_host(void *) {}
