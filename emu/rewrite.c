@@ -6,7 +6,7 @@
  *
  *   callee<<<grid, block[, shmem[, stream]]>>>(args)
  *     -> emu_launch("callee", grid, block, shmem, stream,
- *                   [](auto... emu_a_) __attribute__((noinline)) { callee(emu_a_...); }, args)
+ *                   [](auto... emu_a_) __attribute__((noinline)) EMU_DEVICE_FN { callee(emu_a_...); }, args)
  *   callee may be a template (kernel<T, 256>) or qualified (ns::kernel). The
  *   arguments are evaluated once, where the launch is, and passed by value.
  *
@@ -20,6 +20,9 @@
  *                       -> __device__ EMU_DEVICE_VAR     (the section emu_device: device
  *                          memory, closed to host code like a cudaMalloc block)
  *                       -> __device__ EMU_DEVICE_CONST   (emu_device_ro, for a const one)
+ *   __device__ on a function (and a launch's lambda, and __global__ in the header)
+ *                       -> __device__ EMU_DEVICE_FN      (the section emu_device_text: device
+ *                          code, where emu/device_check.awk starts looking at what it calls)
  *
  * At its end, the output lists the lines that access memory through something volatile
  * (volatile_lines below), for the warp-synchronous check, and the parameter names of every
@@ -364,6 +367,39 @@ static int device_declares(size_t e)
     return 0;
 }
 
+/* After a `__device__` ending at e that declares a function (device_declares: 0): 1 when the
+ * attribute marking device code may follow it there, that is, outside a preprocessor line, not
+ * in a lambda (`[] __device__ (...)`, which the marked code reaches through its calls) and not
+ * before a C++11 attribute (a GNU attribute may not precede one). */
+static int device_function(size_t e)
+{
+    size_t line = e;
+    while (line > 0 && src[line - 1] != '\n')
+        line--;
+    while (line < e && (src[line] == ' ' || src[line] == '\t'))
+        line++;
+    if (src[line] == '#')
+        return 0;
+    size_t k = e;
+    while (k < len && isspace((unsigned char)src[k]))
+        k++;
+    if (k < len && (src[k] == '(' || src[k] == '[' || src[k] == '{' || src[k] == '-'))
+        return 0; /* a lambda's parameters, a C++11 attribute, a lambda's body or -> */
+    if (k + 7 <= len && memcmp(src + k, "alignas", 7) == 0)
+        return 0;
+    size_t we = k;
+    while (we < len && is_ident((unsigned char)src[we]))
+        we++;
+    if (word_is(k, we, "__constant__") || word_is(k, we, "__shared__") || word_is(k, we, "__managed__"))
+        return 0; /* a variable of another memory space */
+    size_t b = e - 10; /* the start of __device__: a lambda's ] or mutable before it? */
+    while (b > 0 && isspace((unsigned char)src[b - 1]))
+        b--;
+    if (b > 0 && (src[b - 1] == ']' || src[b - 1] == ')'))
+        return 0;
+    return 1;
+}
+
 /* Device code may not call cudaDeviceSynchronize(): CUDA 12 removed device-side waiting for
  * child grids (CDP2), and nvcc 13 rejects it in a __global__ or __device__ function ("calling a
  * __host__ function ... is not allowed", "identifier cudaDeviceSynchronize is undefined in
@@ -565,7 +601,7 @@ static void rewrite(buf *out)
                 else
                     puts_(out, " 0");
             }
-            puts_(out, ", [](auto... emu_a_) __attribute__((noinline)) { ");
+            puts_(out, ", [](auto... emu_a_) __attribute__((noinline)) EMU_DEVICE_FN { ");
             puts_(out, callee);
             puts_(out, "(emu_a_...); }");
             if (!blank(args, args_end)) {
@@ -622,8 +658,10 @@ static void rewrite(buf *out)
                 char prev[32];
                 previous_word(out, prev, sizeof prev);
                 put(out, src + i, e - i);
-                int kind = strcmp(prev, "__managed__") == 0 || strcmp(prev, "__constant__") == 0 ? 0 : device_declares(e);
-                if (kind == 1 || kind == 2) {
+                int kind = strcmp(prev, "__managed__") == 0 || strcmp(prev, "__constant__") == 0 ? -1 : device_declares(e);
+                if (kind == 0 && device_function(e)) {
+                    puts_(out, " EMU_DEVICE_FN");
+                } else if (kind == 1 || kind == 2) {
                     /* after any C++11 attributes (alignas(16), [[...]]): a GNU attribute may not precede them */
                     size_t at = e;
                     for (;;) {

@@ -358,7 +358,14 @@ enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_A
 #include <type_traits>
 #include <utility>
 
-#define __global__
+/* Device code (kernels, __device__ functions: emu/rewrite adds the mark after a function's
+ * __device__; the thunk every grid starts in) is marked with a section of its own, where emucc's
+ * check of what device code calls and touches begins (emu/device_check.awk). emucc takes the mark
+ * off before the code is made: the code stays in .text, where GNU addr2line finds its lines. */
+#define EMU_DEVICE_FN __attribute__((section("emu_device_text")))
+/* A kernel is an entry point, never inlined into the launch's lambda (as on a GPU: its frames are
+ * the kernel's in every message, whichever tool names them). */
+#define __global__ EMU_DEVICE_FN __attribute__((noinline))
 #define __device__
 #define __host__
 #define __noinline__ __attribute__((noinline))
@@ -381,36 +388,14 @@ enum { EMU_AT_ADD = 0, EMU_AT_SUB, EMU_AT_EXCH, EMU_AT_MIN, EMU_AT_MAX, EMU_AT_A
 #define __shared__ static EMU_SHARED
 #endif
 
-/* The built-in variables. With __declspec(property) (emucc passes -fdeclspec) they are objects
- * of their own, not macros, so a host variable or a struct member of the same name (a host
- * `dim3 gridDim`, cudaDeviceProp's warpSize) means what it says, as with nvcc; `threadIdx.x`
- * reads the running thread's index, and each object converts to uint3 and to dim3. */
-#if __has_declspec_attribute(property)
-#define EMU_BUILTIN(NAME, GET)                                                                              \
-    struct emu_builtin_##NAME {                                                                             \
-        __declspec(property(get = get_x)) unsigned int x;                                                   \
-        __declspec(property(get = get_y)) unsigned int y;                                                   \
-        __declspec(property(get = get_z)) unsigned int z;                                                   \
-        static unsigned int get_x() { return GET().x; }                                                     \
-        static unsigned int get_y() { return GET().y; }                                                     \
-        static unsigned int get_z() { return GET().z; }                                                     \
-        operator uint3() const { return GET(); }                                                            \
-        operator dim3() const { return dim3(GET()); }                                                       \
-    };                                                                                                      \
-    static constexpr emu_builtin_##NAME NAME{};
-EMU_BUILTIN(threadIdx, emu_thread_idx)
-EMU_BUILTIN(blockIdx, emu_block_idx)
-EMU_BUILTIN(blockDim, emu_block_dim)
-EMU_BUILTIN(gridDim, emu_grid_dim)
-#undef EMU_BUILTIN
+/* The built-in variables, of CUDA's types and read-only, as nvcc declares them: sizeof(threadIdx) is
+ * 12, decltype(blockDim) is const dim3, and they convert and copy as those types do. The runtime
+ * writes the running thread's values there at every switch to it (src/emu_fiber.c), so each
+ * thread reads its own. Host code may have variables and members of the same names (a host
+ * `dim3 gridDim`, cudaDeviceProp's warpSize), as with nvcc. */
+extern const uint3 threadIdx, blockIdx;
+extern const dim3 blockDim, gridDim;
 static constexpr int warpSize = 32;
-#else /* a C++ compiler without -fdeclspec: the names are macros */
-#define threadIdx (emu_thread_idx())
-#define blockIdx (emu_block_idx())
-#define blockDim (emu_block_dim())
-#define gridDim (emu_grid_dim())
-#define warpSize 32
-#endif
 
 #define EMU_INLINE static inline __attribute__((always_inline))
 
@@ -588,7 +573,7 @@ constexpr unsigned int emu_pointee_bytes()
     return 0;
 }
 template <size_t I, typename C>
-__attribute__((no_sanitize("coverage"))) static inline void emu_describe_arg(C *c)
+static inline void emu_describe_arg(C *c)
 {
     if constexpr (I < EMU_ARGS_MAX) {
         c->described.offset[I] = (unsigned int)((char *)&std::get<I>(c->args) - (char *)c);
@@ -596,23 +581,23 @@ __attribute__((no_sanitize("coverage"))) static inline void emu_describe_arg(C *
     }
 }
 template <typename C, size_t... I>
-__attribute__((no_sanitize("coverage"))) static inline void emu_describe_args(C *c, std::index_sequence<I...>)
+static inline void emu_describe_args(C *c, std::index_sequence<I...>)
 {
     c->described.magic = EMU_ARGS_MAGIC;
     c->described.count = (unsigned int)sizeof...(I);
     (emu_describe_arg<I>(c), ...);
 }
 
-/* Runs in every emulated thread: calls the kernel with copies of the arguments.
- * Compiled without load/store hooks: the closure is emulator memory. */
+/* Runs in every emulated thread: calls the kernel with copies of the arguments (the closure is
+ * emulator memory, whose accesses the runtime's hooks ignore). */
 template <typename C>
-__attribute__((no_sanitize("coverage"))) static void emu_thunk(void *p)
+EMU_DEVICE_FN static void emu_thunk(void *p)
 {
     C *c = static_cast<C *>(p);
     std::apply(c->fn, c->args);
 }
 template <typename C>
-__attribute__((no_sanitize("coverage"))) static void emu_destroy(void *p)
+static void emu_destroy(void *p)
 {
     static_cast<C *>(p)->~C();
 }
@@ -622,8 +607,7 @@ __attribute__((no_sanitize("coverage"))) static void emu_destroy(void *p)
  * the arguments are evaluated once, on the launching side, and copied; the
  * name (as written at the launch) is for the emulator's messages. */
 template <typename S, typename F, typename... A>
-__attribute__((no_sanitize("coverage"))) static inline void emu_launch(const char *name, dim3 grid, dim3 block,
-                                                                        size_t shmem, S stream, F fn, A... args)
+static inline void emu_launch(const char *name, dim3 grid, dim3 block, size_t shmem, S stream, F fn, A... args)
 {
     typedef emu_closure<F, A...> C;
     void *mem = emu_closure_alloc(sizeof(C));
@@ -724,13 +708,16 @@ EMU_INLINE cudaError_t emu_hostdevice_cudaDeviceSynchronize(void) { return cudaD
 #undef EMU_DEVICE_SYNC_WHY
 
 /* Below this line, in the lab file: no code without the load/store hooks (an attribute that
- * turns them off) and no inline assembly (its accesses would not be seen either; PTX would not
- * compile for the CPU anyway). emu/rewrite's dynamic shared buffer names itself through
- * EMU_DYNAMIC_NAME, defined before the poison. */
+ * turns them off), no inline assembly (its accesses would not be seen either; PTX would not
+ * compile for the CPU anyway) and no launch but through <<<>>>. emu/rewrite's dynamic shared
+ * buffer names itself through EMU_DYNAMIC_NAME, defined before the poison. */
 #define EMU_DYNAMIC_NAME(name) __asm__(name)
-#pragma GCC poison no_sanitize __no_sanitize__ no_sanitize_coverage __no_sanitize_coverage__
+#pragma GCC poison no_sanitize __no_sanitize__ no_sanitize_coverage __no_sanitize_coverage__ no_sanitize_thread __no_sanitize_thread__
 #pragma GCC poison disable_sanitizer_instrumentation __disable_sanitizer_instrumentation__ no_instrument_function
 #pragma GCC poison asm __asm__ __asm
+/* A grid starts only through emu_launch, in emu_thunk, which is device code and checked as such
+ * at build time: a launch of the lab file's own making (a thunk that runs host code) is no CUDA. */
+#pragma GCC poison emu_launch_raw emu_thunk
 
 #endif /* __cplusplus */
 #endif /* EMU_CUDA_RUNTIME_H */

@@ -16,6 +16,7 @@ char emu_dynamic_shared[DYN_SHARED_MAX] __attribute__((section("emu_shared"), al
 extern char __start_emu_constant[] __attribute__((weak)), __stop_emu_constant[] __attribute__((weak));
 extern char __start_emu_device_ro[] __attribute__((weak)), __stop_emu_device_ro[] __attribute__((weak));
 extern char __executable_start[], __data_start[], _end[];
+extern char __start_emu_builtins[], __stop_emu_builtins[]; /* threadIdx and the others (emu_fiber.c) */
 
 emu_counters emu_counts;
 size_t emu_dyn_shared_bytes;
@@ -155,13 +156,12 @@ static void __attribute__((noinline)) shared_oob(emu_lane *l, uintptr_t a, unsig
 }
 
 static void __attribute__((noinline)) const_store(emu_lane *l, uintptr_t a, unsigned size, const char *what,
-                                                  uintptr_t site)
+                                                  const char *why, uintptr_t site)
 {
     char where[128];
     emu_describe_thread(where, sizeof where);
-    emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site,
-                   "a kernel %s of %u bytes to %s at %p by %s: kernels only read it (the host fills it with "
-                   "cudaMemcpyToSymbol)", emu_kind_name(K_STORE), size, what, (void *)a, where);
+    emu_lane_fault(l, cudaErrorIllegalAddress, EMU_TAG_OOB, site, "a kernel %s of %u bytes to %s at %p by %s: %s",
+                   emu_kind_name(K_STORE), size, what, (void *)a, where, why);
 }
 
 /* A GPU reads and writes 16 bytes (a float4, an int4) in one access only at an address that is
@@ -190,6 +190,7 @@ static void __attribute__((noinline)) misaligned(emu_lane *l, uintptr_t a, unsig
                    size, size, place);
 }
 
+#define FILLED_BY_HOST "kernels only read it (the host fills it with cudaMemcpyToSymbol)"
 static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t site)
 {
     emu_lane *l = emu_cur;
@@ -207,6 +208,11 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
         space = SP_SHARED;
     } else if (a - (uintptr_t)l->stack_lo < emu_stack_bytes) {
         return; /* local memory */
+    } else if (a - (uintptr_t)__start_emu_builtins < (uintptr_t)(__stop_emu_builtins - __start_emu_builtins)) {
+        if (kind != K_LOAD)
+            const_store(l, a, size, "a built-in variable (threadIdx, blockIdx, blockDim, gridDim)", "they are read-only",
+                        site);
+        return; /* the running thread's built-in variables */
     } else if (a - emu_scratch_lo < emu_scratch_hi - emu_scratch_lo) {
         return; /* launch arguments */
     } else if (emu_is_device_variable(a)) {
@@ -215,11 +221,11 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
         space = SP_GLOBAL; /* a __device__ variable */
     } else if (a - (uintptr_t)__start_emu_device_ro < (uintptr_t)(__stop_emu_device_ro - __start_emu_device_ro)) {
         if (kind != K_LOAD)
-            const_store(l, a, size, "a const __device__ variable", site);
+            const_store(l, a, size, "a const __device__ variable", FILLED_BY_HOST, site);
         space = SP_GLOBAL; /* a const __device__ variable */
     } else if (a - (uintptr_t)__start_emu_constant < (uintptr_t)(__stop_emu_constant - __start_emu_constant)) {
         if (kind != K_LOAD)
-            const_store(l, a, size, "__constant__ memory", site);
+            const_store(l, a, size, "__constant__ memory", FILLED_BY_HOST, site);
         return; /* __constant__: read-only for kernels */
     } else if (a >= (uintptr_t)__executable_start && a < (uintptr_t)__data_start && kind == K_LOAD) {
         return; /* read-only data of the program (literals, tables the compiler made) */
@@ -258,16 +264,40 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
 }
 
 #define RA() ((uintptr_t)__builtin_return_address(0))
+/* The entry points of clang's ThreadSanitizer pass (emucc compiles kernels with -fsanitize=thread and
+ * links this runtime instead of the sanitizer's): a call before every load and store the optimizer
+ * left, of every width it instruments (1 to 16 bytes, aligned or not, volatile or not), the
+ * memory intrinsics as calls to memcpy, memmove and memset (struct copies included: emucc renames
+ * them, below), and every atomic instruction as a call that does it (further below). */
 #define HOOKS(N)                                                                                            \
-    void __sanitizer_cov_load##N(void *p);                                                                  \
-    void __sanitizer_cov_store##N(void *p);                                                                 \
-    void __sanitizer_cov_load##N(void *p) { emu_access((uintptr_t)p, N, K_LOAD, RA()); }                  \
-    void __sanitizer_cov_store##N(void *p) { emu_access((uintptr_t)p, N, K_STORE, RA()); }
+    void __tsan_read##N(void *p);                                                                           \
+    void __tsan_write##N(void *p);                                                                          \
+    void __tsan_unaligned_read##N(void *p);                                                                 \
+    void __tsan_unaligned_write##N(void *p);                                                                \
+    void __tsan_read##N(void *p) { emu_access((uintptr_t)p, N, K_LOAD, RA()); }                            \
+    void __tsan_write##N(void *p) { emu_access((uintptr_t)p, N, K_STORE, RA()); }                          \
+    void __tsan_unaligned_read##N(void *p) { emu_access((uintptr_t)p, N, K_LOAD, RA()); }                  \
+    void __tsan_unaligned_write##N(void *p) { emu_access((uintptr_t)p, N, K_STORE, RA()); }
 HOOKS(1)
 HOOKS(2)
 HOOKS(4)
 HOOKS(8)
 HOOKS(16)
+
+/* A class's virtual-table pointer, read at a virtual call and written by its constructor: an
+ * 8-byte access like any other. */
+void __tsan_vptr_read(void **p);
+void __tsan_vptr_update(void **p, void *value);
+void __tsan_vptr_read(void **p) { emu_access((uintptr_t)p, sizeof *p, K_LOAD, RA()); }
+void __tsan_vptr_update(void **p, void *value)
+{
+    (void)value;
+    emu_access((uintptr_t)p, sizeof *p, K_STORE, RA());
+}
+
+/* The pass's module constructor calls this before main(): there is nothing to set up. */
+void __tsan_init(void);
+void __tsan_init(void) {}
 
 void emu_atomic_site(void *address, unsigned int bytes) { emu_access((uintptr_t)address, bytes, K_ATOMIC, RA()); }
 
@@ -277,6 +307,16 @@ void emu_atomic_site(void *address, unsigned int bytes) { emu_access((uintptr_t)
  * loads and stores (the library's would be neither). */
 static void kernel_copy(char *d, const char *s, size_t n, uintptr_t site)
 {
+    /* a small aligned whole (a struct of 8 or 16 bytes, a float4) is one access, as the compiler
+     * copies it with one load and one store */
+    if ((n == 8 || n == 16) && (((uintptr_t)d | (uintptr_t)s) & (n - 1)) == 0) {
+        unsigned char tmp[16];
+        emu_access((uintptr_t)s, (unsigned)n, K_LOAD, site);
+        memcpy(tmp, s, n);
+        emu_access((uintptr_t)d, (unsigned)n, K_STORE, site);
+        memcpy(d, tmp, n);
+        return;
+    }
     int backwards = d > s && d < s + n; /* memmove's overlap */
     size_t i = 0;
     while (i < n) {
@@ -398,6 +438,68 @@ unsigned long long emu_atomic_u64(int op, unsigned long long *a, unsigned long l
 float emu_atomic_f32(int op, float *a, float v) { ATOMIC_RMW(float, op == EMU_AT_ADD ? old + v : v) }
 
 double emu_atomic_f64(int op, double *a, double v) { ATOMIC_RMW(double, op == EMU_AT_ADD ? old + v : v) }
+
+/* The atomic instructions of the lab file's own code (the __atomic_* and __sync_* builtins, C++
+ * atomics), as ThreadSanitizer's pass turns them into calls: each is a global or shared atomic
+ * like atomicAdd's, checked, ordered by lane and counted (gatom_inst); the memory order changes
+ * nothing here, where one lane at a time runs. The compare-and-swap is an atomicCAS for the race
+ * check (a plain load of the word before it is the CAS loop's). An atomic kind the pass leaves
+ * as an instruction (fetch_max, a floating-point add) is refused by emucc at build time. */
+#define TSAN_ATOMICS(N, T)                                                                                  \
+    T __tsan_atomic##N##_load(const volatile T *va, unsigned mo);                                          \
+    void __tsan_atomic##N##_store(volatile T *va, T v, unsigned mo);                                       \
+    T __tsan_atomic##N##_compare_exchange_val(volatile T *va, T cmp, T v, unsigned mo, unsigned fail_mo);  \
+    T __tsan_atomic##N##_load(const volatile T *va, unsigned mo)                                           \
+    {                                                                                                       \
+        (void)mo;                                                                                           \
+        emu_access((uintptr_t)va, sizeof(T), K_ATOMIC, RA());                                               \
+        return __atomic_load_n((const T *)va, __ATOMIC_SEQ_CST);                                            \
+    }                                                                                                       \
+    void __tsan_atomic##N##_store(volatile T *va, T v, unsigned mo)                                        \
+    {                                                                                                       \
+        (void)mo;                                                                                           \
+        emu_access((uintptr_t)va, sizeof(T), K_ATOMIC, RA());                                               \
+        __atomic_store_n((T *)va, v, __ATOMIC_SEQ_CST);                                                     \
+    }                                                                                                       \
+    T __tsan_atomic##N##_compare_exchange_val(volatile T *va, T cmp, T v, unsigned mo, unsigned fail_mo)   \
+    {                                                                                                       \
+        (void)mo, (void)fail_mo;                                                                            \
+        T *a = (T *)va;                                                                                     \
+        emu_atomic_cas_next();                                                                              \
+        ATOMIC_RMW(T, old == cmp ? v : old)                                                                 \
+    }                                                                                                       \
+    TSAN_RMW(N, T, exchange, v)                                                                             \
+    TSAN_RMW(N, T, fetch_add, (T)(old + v))                                                                 \
+    TSAN_RMW(N, T, fetch_sub, (T)(old - v))                                                                 \
+    TSAN_RMW(N, T, fetch_and, (T)(old & v))                                                                 \
+    TSAN_RMW(N, T, fetch_or, (T)(old | v))                                                                  \
+    TSAN_RMW(N, T, fetch_xor, (T)(old ^ v))                                                                 \
+    TSAN_RMW(N, T, fetch_nand, (T) ~(old & v))
+#define TSAN_RMW(N, T, NAME, NEXT)                                                                          \
+    T __tsan_atomic##N##_##NAME(volatile T *va, T v, unsigned mo);                                         \
+    T __tsan_atomic##N##_##NAME(volatile T *va, T v, unsigned mo)                                          \
+    {                                                                                                       \
+        (void)mo;                                                                                           \
+        T *a = (T *)va;                                                                                     \
+        ATOMIC_RMW(T, NEXT)                                                                                 \
+    }
+TSAN_ATOMICS(8, unsigned char)
+TSAN_ATOMICS(16, unsigned short)
+TSAN_ATOMICS(32, unsigned int)
+TSAN_ATOMICS(64, unsigned long long)
+#undef TSAN_RMW
+#undef TSAN_ATOMICS
+
+/* A fence orders the thread's writes as __threadfence() does (the publication check, emu_fence.c);
+ * a signal fence orders nothing between threads. */
+void __tsan_atomic_thread_fence(unsigned mo);
+void __tsan_atomic_signal_fence(unsigned mo);
+void __tsan_atomic_thread_fence(unsigned mo)
+{
+    if (mo != 0) /* not a relaxed one */
+        emu_threadfence();
+}
+void __tsan_atomic_signal_fence(unsigned mo) { (void)mo; }
 
 /* ---- counting ---- */
 

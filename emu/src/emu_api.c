@@ -112,8 +112,15 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 /* ---- the device ---- */
 
-#define EMU_DEVICE_NAME "CPU emulator (emu)"
-enum { SMS = 1, CC_MAJOR = 9, CC_MINOR = 0, MEM_KHZ = 1000000, BUS_BITS = 64, SM_KHZ = 1000000 };
+/* The device the emulator is, to the program: an NVIDIA H100 SXM5 (80 GB HBM3), with the figures
+ * its runtime reports (this kit's H100 runs, docs/results/h100-2026-11-24-sanity.md: 132 SMs, SM
+ * clock 1980 MHz, HBM3 at 2619 MHz on a 5120-bit bus, 81559 MiB; 50 MB of L2, 228 KiB of shared
+ * memory per SM, 227 KiB of it for one block), so that a launch function sizes its grid as on that
+ * GPU (lab_sm_count()), and nothing it asks tells it that it runs on a CPU. The harness knows the
+ * backend without asking the device (LAB_BACKEND). */
+#define EMU_DEVICE_NAME "NVIDIA H100 80GB HBM3"
+enum { SMS = 132, CC_MAJOR = 9, CC_MINOR = 0, MEM_KHZ = 2619000, BUS_BITS = 5120, SM_KHZ = 1980000,
+       L2_BYTES = 50 << 20 };
 
 cudaError_t cudaGetDeviceCount(int *count)
 {
@@ -141,7 +148,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
         return cudaErrorInvalidDevice;
     memset(prop, 0, sizeof *prop);
     snprintf(prop->name, sizeof prop->name, "%s", EMU_DEVICE_NAME);
-    prop->totalGlobalMem = (size_t)16 << 30;
+    prop->totalGlobalMem = (size_t)81559 << 20;
     prop->sharedMemPerBlock = 48 << 10;
     prop->regsPerBlock = 65536;
     prop->warpSize = 32;
@@ -159,7 +166,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->multiProcessorCount = SMS;
     prop->memoryClockRate = MEM_KHZ;
     prop->memoryBusWidth = BUS_BITS;
-    prop->l2CacheSize = 0;
+    prop->l2CacheSize = L2_BYTES;
     prop->maxThreadsPerMultiProcessor = 2048;
     prop->sharedMemPerMultiprocessor = 228 << 10;
     return cudaSuccess;

@@ -1,32 +1,23 @@
-/* Publication between blocks. A block that reads a global word another block of the same
- * grid wrote gets the new value only if the writer ordered its write before the signal the
- * reader went by (an atomic counter, a flag): CUDA's pattern is write, __threadfence(),
- * atomicAdd (the "last block" sum of the programming guide). The emulator runs blocks one
- * after another, so such a read always sees the value; on a GPU, without the fence, the
- * signal may arrive first. So this file remembers, for the running grid,
- *   - per lane of the running block: its global writes (stores and atomics) so far, and how
- *     many it had made at its last __threadfence() (emu_lane.gwrites, .fenced_at), counted
- *     in the lane's program order as it runs (emu_access.c);
- *   - per global word stored: the writing thread, its write count at the store, the site;
- * and a load of a word another block stored is reported when its writer went on to write
- * again (its signal) with no fence in between. A word that was its writer's last write (a
- * flag, say) is taken for the signal itself and not reported; a writer that fenced after
- * the store is fine. Atomics are never the data: their own coherence orders them.
- *
- * A read-modify-write of a word another block stored plainly (the block loads the word, then
- * stores it: every block's plain `total += block_sum`, in one thread or split over two, one
- * loading and one storing across a barrier or a shuffle) is a race too, if the store changes
- * the value, unless the writer fenced and signalled after its store and the block made an
- * atomic before its own (it may have waited for that signal: the last block of a count).
- * Otherwise, on a GPU, the two blocks may load the old value at once and one update is lost;
- * here blocks run one after another and the sum comes out right. A plain overwrite with no
- * load before it is not reported (its wrong result shows, with the last writer of each
- * element).
- *
- * Blocks run one at a time and only other blocks' loads are checked, so a word's verdict is
- * settled when its block ends (emu_fence_block_done): the store was unfenced and signalled
- * when fenced_at < writes at the store < the writer's final writes. The words live in flat
- * shadow arrays (24 bytes per 4-byte word) beside the arena, mapped with each cudaMalloc
+/* Order between blocks. The emulator runs the blocks of a grid one after another; a GPU runs them
+ * at once and in any order. So an access of one block to a global word that another block of the
+ * grid touched, at least one of the two a plain store, is a race, unless the first block
+ * signalled after its access (a later global atomic: the counter of a last-block sum) and the
+ * second made a global atomic before its own (it may have waited for that signal). A store is
+ * published only with a __threadfence() between it and the signal; atomics are never the data
+ * (their own coherence orders them), and a store that leaves the value as it was is no race.
+ * Checked, per word, in both orders:
+ *   - a load of a word another block stored: with the writer's signal unfenced, reported at once
+ *     (a missing __threadfence()); otherwise, when unordered, at the block's end, unless the
+ *     block stored the word back (a read-modify-write, `total += sum`, reported at that store);
+ *   - a store over another block's store (after this block loaded the word: a read-modify-write
+ *     whose lost update is the message), or over a word another block loaded.
+ * Per lane of the running block: its global writes so far and their count at its last
+ * __threadfence() (emu_lane.gwrites, .fenced_at, in program order, emu_access.c); per block of the
+ * grid: the atomics it made in all; per word: its last store (the writing thread, its write count
+ * then, the site) and the grid's first load (the loading thread, its block's atomics then, the
+ * site). A word's store is settled when its block ends (emu_fence_block_done): unfenced and
+ * signalled when fenced_at < writes at the store < the writer's final writes. The words live in
+ * flat shadow arrays (40 bytes per 4-byte word) beside the arena, mapped with each cudaMalloc
  * block, and beside the __device__ variables; records of other grids count as empty. */
 #define _GNU_SOURCE
 #include "emu_internal.h"
@@ -35,10 +26,14 @@
 #include <string.h>
 
 typedef struct {
-    uint32_t grid;   /* the grid serial; records of other grids are empty */
-    uint32_t writes; /* the writer's global writes at the store; once its block ended, one of the three below */
-    uint64_t writer; /* block linear index << 10 | thread */
-    uintptr_t site;
+    uint32_t grid;      /* the grid serial of the store; a record of another grid is empty */
+    uint32_t writes;    /* the writer's global writes at the store; once its block ended, one of the three below */
+    uint64_t writer;    /* block linear index << 10 | thread */
+    uint32_t site;      /* the store's code address, less emu_site_base */
+    uint32_t load_grid; /* the grid serial of the first plain load in that grid (0: none) */
+    uint64_t loader;    /* its block << 10 | thread */
+    uint32_t load_site; /* its code address, less emu_site_base */
+    uint32_t load_atomics; /* the global atomics its block had made before it */
 } word_state;
 
 #define SETTLED 0u             /* the store was the writer's last write */
@@ -47,25 +42,69 @@ typedef struct {
 
 static uint32_t grid_serial; /* the running grid's */
 static uint32_t last_serial; /* the newest grid's: a child resumed from does not give its number again */
-/* The newest grid that marked a word UNFENCED. Only such words make a load an error, and a
- * correct kernel has none: while no grid since the running one began has marked any (serials
- * only grow, so a parent resumed after its child still sees the child's marks), its loads
- * need no look at the shadow. */
-static uint32_t unfenced_serial;
 static emu_word_shadow words = {.per_word = sizeof(word_state)}; /* one per word of global memory */
 
 /* The global atomics the running block has made so far. */
 static uint32_t block_atomics;
 
+/* Per block of the running grid, the global atomics it made in all (written when it ends): whether
+ * a block signalled after a load of its. A grid launched inside its parent (an early child, emu_run.c)
+ * has its own; the parent's comes back when the child ends (emu_fence_grid_end). */
+typedef struct grid_blocks {
+    uint32_t serial;
+    uint64_t count;     /* blocks of the grid (past the table: not known, never reported) */
+    uint32_t *atomics;  /* [count] */
+    struct grid_blocks *parent;
+} grid_blocks;
+static grid_blocks *blocks_now;
+#define BLOCKS_TABLE_MAX (1ull << 24)
+
+/* The running block's first load of a word another block stored with no order between them. */
+static struct {
+    emu_lane *lane; /* NULL: none */
+    uintptr_t site, addr, writer_site;
+    uint64_t writer;
+    int signalled;
+} unordered;
+
 /* The words the running block stored (settled when it ends); may repeat. */
 static word_state **stored;
 static size_t stored_n, stored_cap;
+
+static _Noreturn void out_of_memory(void)
+{
+    fprintf(stderr, "emu: out of memory for the fence shadow\n");
+    abort();
+}
 
 void emu_fence_grid(void)
 {
     grid_serial = ++last_serial;
     block_atomics = 0;
+    unordered.lane = NULL;
     stored_n = 0; /* a block stopped by a fault leaves its words unsettled: never read again */
+    const emu_launch_rec *r = emu_running;
+    grid_blocks *g = calloc(1, sizeof *g);
+    if (!g)
+        out_of_memory();
+    g->serial = grid_serial;
+    g->count = (uint64_t)r->grid.x * r->grid.y * r->grid.z;
+    if (g->count > BLOCKS_TABLE_MAX)
+        g->count = 0;
+    if (g->count && !(g->atomics = calloc(g->count, sizeof *g->atomics)))
+        out_of_memory();
+    g->parent = blocks_now;
+    blocks_now = g;
+}
+
+void emu_fence_grid_end(void)
+{
+    grid_blocks *g = blocks_now;
+    if (!g)
+        return;
+    blocks_now = g->parent;
+    free(g->atomics);
+    free(g);
 }
 
 uint32_t emu_fence_serial(void) { return grid_serial; }
@@ -73,12 +112,6 @@ uint32_t emu_fence_serial(void) { return grid_serial; }
 /* A child grid that ran inside its parent (after the launching block): the parent's
  * records count again (those the child did not overwrite). */
 void emu_fence_resume(uint32_t serial) { grid_serial = serial; }
-
-static _Noreturn void out_of_memory(void)
-{
-    fprintf(stderr, "emu: out of memory for the fence shadow\n");
-    abort();
-}
 
 void emu_fence_map(uintptr_t start, size_t bytes)
 {
@@ -98,39 +131,59 @@ static uint64_t block_key(void)
 
 void emu_fence_thread(emu_lane *l) { l->fenced_at = l->gwrites; }
 
-int emu_fence_loads_matter(void) { return unfenced_serial >= grid_serial; }
+/* The loading block signalled after its load (a global atomic it made later: the counter of a
+ * last-block sum, which this block's atomic may have waited for). A block of another grid, or
+ * past the table: yes (nothing is reported). */
+static int signalled_after_load(const word_state *s)
+{
+    const grid_blocks *g = blocks_now;
+    uint64_t block = s->loader >> 10;
+    if (!g || g->serial != s->load_grid || block >= g->count)
+        return 1;
+    return g->atomics[block] > s->load_atomics;
+}
+
+static void fill_hit(emu_race_hit *over, int kind, uint64_t who, uint32_t site, uintptr_t word)
+{
+    over->intra_warp = 0;
+    over->block = who >> 10;
+    over->thread = (unsigned int)(who & 1023);
+    over->site = site + emu_site_base;
+    over->kind = kind;
+    over->addr = word << 2;
+}
 
 int emu_fence_access(emu_lane *l, emu_race_hit *over)
 {
-    if (l->kind == K_LOAD && !emu_fence_loads_matter())
-        return 0; /* no word of this grid is unfenced */
     uintptr_t first = l->addr >> 2, last = (l->addr + l->size - 1) >> 2;
     uint64_t block = block_key();
+    if (l->kind == K_ATOMIC) {
+        block_atomics++;
+        return 0;
+    }
     if (l->kind != K_LOAD) {
-        if (l->kind == K_ATOMIC) {
-            block_atomics++;
-            return 0;
-        }
         int found = 0;
         for (uintptr_t w = first; w <= last; w++) {
             word_state *s = record_of(w);
             if (!s)
                 continue;
+            /* ordered after the other block's access when that block signalled after it and this
+             * one made an atomic before (it may have waited for the signal: a last block) */
             if (!found && s->grid == grid_serial && s->writer >> 10 != block &&
-                !(s->writes == SIGNALLED && block_atomics > 0) && emu_race_block_loaded(w)) {
-                found = 1;
-                over->intra_warp = 0;
-                over->between_blocks = 1;
-                over->block = s->writer >> 10;
-                over->thread = (unsigned int)(s->writer & 1023);
-                over->site = s->site;
-                over->kind = K_STORE;
-                over->addr = w << 2;
+                !(s->writes == SIGNALLED && block_atomics > 0)) {
+                found = 1; /* a store over another block's store (a race if it changes the value) */
+                over->between_blocks = emu_race_block_loaded(w) ? BETWEEN_RMW : BETWEEN_STORES;
+                fill_hit(over, K_STORE, s->writer, s->site, w);
+            } else if (!found && s->load_grid == grid_serial && s->loader >> 10 != block &&
+                       !(signalled_after_load(s) && block_atomics > 0)) {
+                found = 1; /* a store over a word another block loaded */
+                over->between_blocks = BETWEEN_LOAD_STORE;
+                fill_hit(over, K_LOAD, s->loader, s->load_site, w);
             }
             s->grid = grid_serial;
             s->writes = l->write_no;
             s->writer = block << 10 | l->lin;
-            s->site = l->site;
+            s->site = (uint32_t)(l->site - emu_site_base);
             if (stored_n == stored_cap) {
                 stored_cap = stored_cap ? 2 * stored_cap : 4096;
                 stored = realloc(stored, stored_cap * sizeof *stored);
@@ -142,18 +195,57 @@ int emu_fence_access(emu_lane *l, emu_race_hit *over)
         return found;
     }
     for (uintptr_t w = first; w <= last; w++) {
-        const word_state *s = record_of(w);
-        if (!s || s->grid != grid_serial || s->writer >> 10 == block)
+        word_state *s = record_of(w);
+        if (!s)
+            continue;
+        if (s->load_grid != grid_serial) { /* the grid's first load of the word */
+            s->load_grid = grid_serial;
+            s->loader = block << 10 | l->lin;
+            s->load_site = (uint32_t)(l->site - emu_site_base);
+            s->load_atomics = block_atomics;
+        }
+        if (s->grid != grid_serial || s->writer >> 10 == block)
             continue; /* not stored in this grid, or by this block */
         if (s->writes == UNFENCED)
-            return emu_report_unfenced(l, w << 2, s->writer >> 10, (unsigned int)(s->writer & 1023), s->site);
+            return emu_report_unfenced(l, w << 2, s->writer >> 10, (unsigned int)(s->writer & 1023),
+                                       s->site + emu_site_base);
+        if (!(s->writes == SIGNALLED && block_atomics > 0) && !unordered.lane) {
+            /* said when the block ends: a store of this block over the word (a read-modify-write,
+             * `total += sum`) is the better diagnosis, reported as it happens */
+            unordered.lane = l;
+            unordered.site = l->site;
+            unordered.addr = w << 2;
+            unordered.writer = s->writer;
+            unordered.writer_site = s->site + emu_site_base;
+            unordered.signalled = s->writes == SIGNALLED;
+        }
     }
     return 0;
 }
 
-void emu_fence_block_done(void)
+int emu_fence_block_done(void)
 {
     uint64_t block = block_key();
+    if (unordered.lane) {
+        emu_lane *l = unordered.lane;
+        const word_state *s = record_of(unordered.addr >> 2);
+        unordered.lane = NULL;
+        if (s && s->grid == grid_serial && s->writer >> 10 == block) {
+            /* this block stored the word back, the same value (a read-modify-write that added 0):
+             * the lost update is the diagnosis, at the store */
+            emu_race_hit over = {0};
+            over.between_blocks = BETWEEN_RMW;
+            fill_hit(&over, K_STORE, unordered.writer, (uint32_t)(unordered.writer_site - emu_site_base),
+                     unordered.addr >> 2);
+            if (emu_report_race(&emu_lanes[s->writer & 1023], s->site + emu_site_base, unordered.addr, SP_GLOBAL,
+                                K_STORE, &over) != 0)
+                return -1;
+        } else if (emu_report_unordered(l, unordered.site, unordered.addr, unordered.writer >> 10,
+                                        (unsigned int)(unordered.writer & 1023), unordered.writer_site,
+                                        unordered.signalled) != 0) {
+            return -1;
+        }
+    }
     for (size_t i = 0; i < stored_n; i++) {
         word_state *s = stored[i];
         if (s->grid != grid_serial || s->writer >> 10 != block || s->writes == SETTLED || s->writes == SIGNALLED ||
@@ -162,11 +254,13 @@ void emu_fence_block_done(void)
         const emu_lane *t = &emu_lanes[s->writer & 1023];
         int signalled = s->writes < t->gwrites, fenced = t->fenced_at >= s->writes;
         s->writes = !signalled ? SETTLED : fenced ? SIGNALLED : UNFENCED;
-        if (s->writes == UNFENCED)
-            unfenced_serial = last_serial;
     }
     stored_n = 0;
+    grid_blocks *g = blocks_now;
+    if (g && g->serial == grid_serial && block < g->count)
+        g->atomics[block] = block_atomics;
     block_atomics = 0;
+    return 0;
 }
 
 void emu_threadfence(void)

@@ -76,6 +76,16 @@ extern fcontext_t make_fcontext(void *sp, size_t size, void (*fn)(transfer_t));
 
 emu_lane emu_lanes[MAX_THREADS];
 emu_lane *emu_cur;
+/* The built-in variables of device code, which cuda_runtime.h declares const, of CUDA's types, as
+ * nvcc's headers do: the running thread's values. threadIdx is written at every switch to a lane,
+ * the others when a block starts (emu_run.c), so each thread reads its own wherever it reads them
+ * (for the thread itself they never change). They lie in a section of their own: a kernel's reads
+ * of them reach the access hook (the compiler cannot know that the runtime writes them only
+ * between threads), which lets them by like the thread's own stack (emu_access.c). */
+uint3 threadIdx __attribute__((section("emu_builtins")));
+uint3 blockIdx __attribute__((section("emu_builtins")));
+dim3 blockDim __attribute__((section("emu_builtins")));
+dim3 gridDim __attribute__((section("emu_builtins")));
 size_t emu_stack_bytes;
 emu_fault_rec emu_fault;
 emu_lane *emu_fault_lane;
@@ -112,6 +122,7 @@ void emu_yield(void)
     if (self && run_at + 1 < run_count && !emu_fault.pending) {
         emu_lane *next = run_list[++run_at];
         emu_cur = next;
+        threadIdx = next->tid;
         t = jump_fcontext(next->ctx, self);
     } else {
         t = jump_fcontext(sched_ctx, self);
@@ -137,6 +148,7 @@ int emu_run_lanes(emu_lane **lanes, int count)
     run_count = count;
     run_at = 0;
     emu_cur = lanes[0];
+    threadIdx = lanes[0]->tid;
     arrived_from(jump_fcontext(lanes[0]->ctx, NULL));
     emu_cur = NULL;
     run_count = 0;
@@ -220,9 +232,13 @@ void emu_fiber_init(void)
     }
 }
 
-/* ---- signals: time limit, crashes inside a kernel ---- */
+/* ---- signals: time limit, crashes inside a kernel ----
+ * A fault (SIGSEGV, SIGBUS), a division trap (SIGFPE), a trap instruction (SIGILL: clang turns
+ * undefined behaviour into one, emucc asks for -trap-unreachable) or a breakpoint (SIGTRAP) in a
+ * lane stops that lane with [crash] at the instruction's line; in host code the signal does what
+ * it did before (the harness's handler, or the default). */
 
-static struct sigaction previous_segv, previous_bus;
+static struct sigaction previous_segv, previous_bus, previous_fpe, previous_ill, previous_trap;
 
 static void on_signal(int sig, siginfo_t *info, void *ucv)
 {
@@ -252,6 +268,22 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
                    "without finishing",
                    emu_time_limit_s);
     }
+    if (l && (sig == SIGFPE || sig == SIGILL || sig == SIGTRAP)) {
+        /* Every other way a thread dies: a trap of the CPU at an instruction of its code. */
+        const char *what = "a trap instruction: undefined behaviour (an integer division by zero, a non-void "
+                           "function that ends without return, a null pointer passed to memcpy, "
+                           "__builtin_unreachable() reached), or __builtin_trap()";
+        if (sig == SIGFPE)
+            what = info->si_code == FPE_INTDIV || info->si_code == FPE_INTOVF
+                       ? "an integer division by zero, or INT_MIN / -1 (undefined behaviour: a GPU gives some value)"
+                       : "an arithmetic exception";
+        else if (sig == SIGTRAP)
+            what = "a breakpoint";
+        if (sig == SIGTRAP)
+            pc -= 1; /* past the breakpoint already */
+        emu_cur = NULL;
+        emu_lane_fault(l, cudaErrorLaunchFailure, EMU_TAG_CRASH, pc, "the thread crashed (signal %d): %s", sig, what);
+    }
     if (l) {
         uintptr_t a = (uintptr_t)info->si_addr;
         emu_cur = NULL;
@@ -265,7 +297,12 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
                    info->si_addr);
     }
     /* A crash in host code: the handler installed before ours (the harness's) says what it was. */
-    struct sigaction *before = sig == SIGSEGV ? &previous_segv : sig == SIGBUS ? &previous_bus : NULL;
+    struct sigaction *before = sig == SIGSEGV ? &previous_segv
+                               : sig == SIGBUS ? &previous_bus
+                               : sig == SIGFPE ? &previous_fpe
+                               : sig == SIGILL ? &previous_ill
+                               : sig == SIGTRAP ? &previous_trap
+                                                : NULL;
     if (before && (before->sa_flags & SA_SIGINFO) && before->sa_sigaction) {
         before->sa_sigaction(sig, info, ucv);
     } else if (before && before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN && before->sa_handler) {
@@ -294,6 +331,9 @@ void emu_signals_install(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &previous_segv);
     sigaction(SIGBUS, &sa, &previous_bus);
+    sigaction(SIGFPE, &sa, &previous_fpe);
+    sigaction(SIGILL, &sa, &previous_ill);
+    sigaction(SIGTRAP, &sa, &previous_trap);
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigaction(SIGALRM, &sa, NULL);
 }

@@ -135,14 +135,21 @@ enum { K_LOAD = 0, K_STORE = 1, K_ATOMIC = 2 };
  *     of its warp stored, or stores over a word another lane of its warp loaded,
  *     since the warp's last __syncwarp / shuffle / vote / __syncthreads. */
 typedef struct {
-    int intra_warp;      /* 1: an exchange between lanes of one warp; 0: a race between warps */
-    int between_blocks;  /* 1: a store over one by another block of the grid (emu_fence.c), block below */
+    int intra_warp;      /* 1: an exchange between lanes of one warp; 2: two lanes of one warp storing to the
+                          * word with no warp operation between them (a race if the values differ);
+                          * 0: a race between warps */
+    int between_blocks;  /* a conflict with another block of the grid (emu_fence.c: BETWEEN_*), block below */
     uint64_t block;      /* that block's linear index */
     unsigned int thread; /* the earlier access: linear thread index in the block */
     uintptr_t site;      /* its code address */
     int kind;            /* its kind (K_LOAD, K_STORE, K_ATOMIC) */
     uintptr_t addr;      /* the word (an address inside the access) */
 } emu_race_hit;
+
+/* emu_race_hit.between_blocks: a store of this block over another block's store after this block
+ * loaded the word (a read-modify-write), over another block's store, or over a word another block
+ * loaded (emu_fence.c); 0: a conflict inside the block. */
+enum { BETWEEN_RMW = 1, BETWEEN_STORES = 2, BETWEEN_LOAD_STORE = 3 };
 
 /* A new barrier interval of the running block (barrier opened). */
 void emu_race_interval(void);
@@ -245,24 +252,32 @@ typedef struct __attribute__((aligned(64))) emu_lane {
  * first that conflicts (emu_race_access): its index, with *hit; k when none does. */
 int emu_race_round(emu_lane **g, int from, int k, emu_race_hit *hit);
 
-/* ---- publication between blocks (emu_fence.c) ----
- * A load of a global word another block of the grid stored, whose writer signalled (wrote or
- * did an atomic again) with no __threadfence() after the store: reported as a race. */
+/* ---- order between blocks (emu_fence.c) ----
+ * Blocks of a grid run one after another here and at once on a GPU: a block's plain access to a
+ * global word another block of the grid stored, or a plain store over a word another block
+ * loaded, is a race unless the first block signalled after its access (a later global atomic; a
+ * store is published only with a __threadfence() before that signal) and the second made a global
+ * atomic before its access (it may have waited for the signal: the last block of a count). */
 void emu_fence_grid(void);                /* a grid starts: forget the last one's */
+void emu_fence_grid_end(void);            /* it ended (its parent's records count again) */
 uint32_t emu_fence_serial(void);          /* the running grid's, to resume after a child ran inside it */
 void emu_fence_resume(uint32_t serial);
 void emu_fence_thread(emu_lane *l);       /* lane l ran __threadfence() */
-/* A global access of lane l: -1 when reported as an error; 1 (and *over) for a read-modify-write's
- * plain store over a word another block of the grid stored plainly, unless that block fenced and
- * signalled after its store and this one made an atomic before (it may have waited for the signal):
- * a race if it changes the value, which the caller decides; else 0. */
+/* A global access of lane l: -1 when reported as an error (a load); 1 (and *over) for a plain store
+ * that conflicts with another block's access, a race if it changes the value, which the caller
+ * decides; else 0. */
 int emu_fence_access(emu_lane *l, emu_race_hit *over);
-int emu_fence_loads_matter(void);         /* 0: no global load can be an error now (no word is unfenced) */
-void emu_fence_block_done(void);          /* the running block ended: settle the words it stored */
+/* The running block ended: settle the words it stored; -1 when a load of its is reported then (a
+ * load of another block's word with no order, said at the end in case a store over it follows). */
+int emu_fence_block_done(void);
 void emu_fence_map(uintptr_t start, size_t bytes);   /* cudaMalloc: shadow for a new block */
 void emu_fence_unmap(uintptr_t start, size_t bytes); /* cudaFree: its shadow goes */
 int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsigned int writer_thread,
                         uintptr_t writer_site);
+/* A load of a word another block stored with no order between them (signalled: the writer fenced
+ * and signalled, but this block made no atomic before the load). */
+int emu_report_unordered(emu_lane *l, uintptr_t site, uintptr_t addr, uint64_t writer_block,
+                         unsigned int writer_thread, uintptr_t writer_site, int signalled);
 
 
 typedef struct emu_launch_rec {
@@ -298,6 +313,8 @@ extern unsigned char emu_atomic_is_cas[MAX_THREADS];
 /* emu_fiber.c */
 extern emu_lane emu_lanes[MAX_THREADS];
 extern emu_lane *emu_cur;     /* the lane running now; NULL on the host side */
+extern uint3 threadIdx, blockIdx; /* the built-in variables as device code reads them */
+extern dim3 blockDim, gridDim;
 extern size_t emu_stack_bytes; /* of each lane */
 void emu_fiber_init(void);     /* the stacks (once) */
 void emu_fiber_start(emu_lane *l); /* a fresh fiber that will run the grid's kernel */

@@ -587,7 +587,7 @@ cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes, cudaStream_t str
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {
-    const size_t total = (size_t)16 << 30;
+    const size_t total = (size_t)81559 << 20; /* the emulated device's (emu_api.c) */
     if (free_bytes)
         *free_bytes = bytes_in_use < total ? total - bytes_in_use : 0;
     if (total_bytes)

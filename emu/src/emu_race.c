@@ -267,6 +267,15 @@ static inline __attribute__((always_inline)) int check(const cell *c, int kind, 
             return 1;
         }
     }
+    /* A store over another lane's store of this warp with no warp operation in between: in one
+     * instruction the hardware keeps one lane's value, which one is undefined; in two, independent
+     * thread scheduling may run them in either order. A race if the values differ (the caller
+     * compares them, as for a store over another warp's store). */
+    if (kind == K_STORE && w_current && !rec_atomic(w) && warp_of(rec_thread(w)) == warp &&
+        w->stamp >= warp_synced[warp]) {
+        hit_from(hit, w, K_STORE, 2, word);
+        return 1;
+    }
     return 0;
 }
 

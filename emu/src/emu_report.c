@@ -34,19 +34,34 @@ static site_pair xchg_lines[PAIRS]; /* the same by source lines (template instan
 static int xchg_lines_n;
 static int xchg_explained; /* the note on independent thread scheduling: once per host launch */
 
-/* the first warp-synchronous exchange of the barrier interval (EMU_WARP_SYNC=error) */
+/* the first warp-synchronous exchange of the barrier interval (EMU_WARP_SYNC=error), and the first
+ * store of a lane over another lane's store of its warp with another value (a race: where lanes run
+ * ahead of each other, as with EMU_WARP_SYNC=error, the values compared are the lock-step ones only
+ * if no lane read what another one stored, which the exchange check reports first) */
 static struct {
     int pending;
     int race_seen; /* a race between warps in the same interval: reported instead */
     uintptr_t site;
     emu_lane *lane;
     char what[1800];
+    int stores_pending; /* the store over a store */
+    uintptr_t stores_site;
+    emu_lane *stores_lane;
+    char stores_what[1800];
 } warp_sync;
 
 int emu_report_warp_sync(void)
 {
     int pending = warp_sync.pending && !warp_sync.race_seen;
-    warp_sync.pending = warp_sync.race_seen = 0;
+    int stores = warp_sync.stores_pending && !warp_sync.race_seen;
+    warp_sync.pending = warp_sync.race_seen = warp_sync.stores_pending = 0;
+    if (!pending && stores) {
+        if (emu_parallel_bail())
+            return -1;
+        emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_RACE, warp_sync.stores_site, warp_sync.stores_lane,
+                      "%s [EMU_RACES=warn: report races without stopping]", warp_sync.stores_what);
+        return -1;
+    }
     if (!pending)
         return 0;
     if (emu_parallel_bail())
@@ -62,7 +77,7 @@ int emu_report_warp_sync(void)
     return -1;
 }
 
-void emu_report_forget_warp_sync(void) { warp_sync.pending = warp_sync.race_seen = 0; }
+void emu_report_forget_warp_sync(void) { warp_sync.pending = warp_sync.race_seen = warp_sync.stores_pending = 0; }
 
 void emu_report_new_launch(void)
 {
@@ -292,42 +307,61 @@ const char *emu_kernel_suffix(char *buf, size_t size)
 
 /* A race between blocks (emu_fence.c): lane l, at site, "VERB" the global word at addr, which
  * "WHICH"block writer_block's thread writer_thread stored at writer_site"WHY". */
-static int report_between_blocks(emu_lane *l, uintptr_t site, uintptr_t addr, uint64_t writer_block,
-                                 unsigned int writer_thread, uintptr_t writer_site, const char *verb,
-                                 const char *which, const char *why)
+static int report_between_blocks(emu_lane *l, uintptr_t site, uintptr_t addr, uint64_t other_block,
+                                 unsigned int other_thread, uintptr_t other_site, const char *verb,
+                                 const char *which, const char *other_verb, const char *why)
 {
     char mem[512], other[512], what[1800], kernel[300];
     unsigned int gx = emu_running->grid.x, gy = emu_running->grid.y;
-    unsigned int wx = (unsigned int)(writer_block % gx), wy = (unsigned int)(writer_block / gx % gy),
-                 wz = (unsigned int)(writer_block / ((uint64_t)gx * gy));
+    unsigned int wx = (unsigned int)(other_block % gx), wy = (unsigned int)(other_block / gx % gy),
+                 wz = (unsigned int)(other_block / ((uint64_t)gx * gy));
     if (emu_parallel_bail())
         return -1;
-    if (pair_seen(race_seen, &race_seen_n, writer_site, site))
+    if (pair_seen(race_seen, &race_seen_n, other_site, site))
         return 0;
     if (emu_trace_on)
-        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, site, (long)l->lin, writer_site,
-                       (long)writer_thread, SP_GLOBAL, addr);
-    emu_describe_line(writer_site, other, sizeof other);
+        emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, site, (long)l->lin, other_site,
+                       (long)other_thread, SP_GLOBAL, addr);
+    emu_describe_line(other_site, other, sizeof other);
     emu_describe_memory(SP_GLOBAL, addr, mem, sizeof mem);
     snprintf(what, sizeof what,
              "race between blocks%s: block (%u,%u,%u) thread (%u,%u,%u) %s %s, which %sblock (%u,%u,%u) thread %u "
-             "stored at %s%s",
+             "%s at %s%s",
              emu_kernel_suffix(kernel, sizeof kernel), emu_block.x, emu_block.y, emu_block.z, l->tid.x, l->tid.y,
-             l->tid.z, verb, mem, which, wx, wy, wz, writer_thread, other, why);
+             l->tid.z, verb, mem, which, wx, wy, wz, other_thread, other_verb, other, why);
     return race_found(l, site, what);
 }
 
+/* The words every race between blocks ends with: why no order holds, and what gives one. */
+#define BLOCKS_AT_ONCE                                                                                      \
+    "Blocks run one after another here; on a GPU they run at once and in any order, so "
+#define GIVE_ORDER                                                                                          \
+    " An order between blocks needs the first one to signal after its access (an atomic, with "               \
+    "__threadfence() before it after a store) and the second to wait for that signal (its own atomic "         \
+    "first, as the last block of a count does); or a kernel of its own for the second step"
+
 int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int kind, const emu_race_hit *hit)
 {
-    if (hit->between_blocks) /* a read-modify-write's store over another block's store */
+    if (hit->between_blocks == BETWEEN_RMW) /* a read-modify-write's store over another block's store */
         return report_between_blocks(
             l, site, addr, hit->block, hit->thread, hit->site, "stores to",
-            "this block loaded before (a read-modify-write such as `total += sum`) and ",
+            "this block loaded before (a read-modify-write such as `total += sum`) and ", "stored",
             ", with no order between the two: that block did not fence and signal after its store (an atomic "
             "counter), or this one did not wait for a signal before its load. Blocks run one after another here, "
             "so the load sees the other block's store; on a GPU they run at once, and two blocks that load the "
             "word before either stores it lose one of the two updates. Use atomicAdd, or give each block its own "
             "element and add them afterwards");
+    if (hit->between_blocks == BETWEEN_STORES)
+        return report_between_blocks(l, site, addr, hit->block, hit->thread, hit->site, "stores another value to",
+                                     "", "stored",
+                                     ", with no order between the two. " BLOCKS_AT_ONCE
+                                     "which value stays is not known." GIVE_ORDER);
+    if (hit->between_blocks == BETWEEN_LOAD_STORE)
+        return report_between_blocks(l, site, addr, hit->block, hit->thread, hit->site, "stores a new value to",
+                                     "", "loaded",
+                                     ", with no order between the two. " BLOCKS_AT_ONCE
+                                     "the other block may load the word after this store, and see the new value "
+                                     "instead of the one it read here." GIVE_ORDER);
     char mem[512], other[512], where[512], what[1800], kernel[300];
     const emu_lane *o = &emu_lanes[hit->thread];
     unsigned int warp = l->lin / 32;
@@ -335,6 +369,35 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
         return -1;
     emu_kernel_suffix(kernel, sizeof kernel);
 
+    if (hit->intra_warp == 2) { /* two lanes of the warp stored different values */
+        if (emu_race_mode == RACES_ERROR && emu_run_ahead && warp_sync.stores_pending)
+            return 0; /* the first one of the interval is the one reported */
+        if (pair_seen(race_seen, &race_seen_n, hit->site, site))
+            return 0;
+        if (emu_trace_on)
+            emu_trace_diag(emu_race_mode == RACES_ERROR, EMU_TAG_RACE, site, (long)l->lin, hit->site,
+                           (long)hit->thread, space, addr);
+        emu_describe_line(hit->site, other, sizeof other);
+        emu_describe_memory(space, addr, mem, sizeof mem);
+        snprintf(what, sizeof what,
+                 "race%s, block (%u,%u,%u), warp %u: lane %u (thread (%u,%u,%u)) stores to %s a value other than "
+                 "the one lane %u (thread (%u,%u,%u)) stored at %s%s, with no __syncwarp() between the two: which "
+                 "value stays is undefined (lanes of one instruction that store to one word keep one of them, and "
+                 "since Volta the lanes of a warp may run two stores in either order). Let one lane store the "
+                 "word, or combine the values first (a shuffle, an atomic)",
+                 kernel, emu_block.x, emu_block.y, emu_block.z, warp, l->lin & 31, l->tid.x, l->tid.y, l->tid.z,
+                 mem, o->lin & 31, o->tid.x, o->tid.y, o->tid.z, other,
+                 hit->site == site ? " in the same instruction" : "");
+        if (emu_race_mode == RACES_ERROR && emu_run_ahead) { /* decided when the interval ends */
+            warp_sync.stores_pending = 1;
+            warp_sync.stores_site = site;
+            warp_sync.stores_lane = l;
+            snprintf(warp_sync.stores_what, sizeof warp_sync.stores_what, "%s", what);
+            return 0;
+        }
+        warp_sync.race_seen = 1;
+        return race_found(l, site, what);
+    }
     if (hit->intra_warp) {
         if (emu_warp_sync_mode == RACES_ERROR && warp_sync.pending)
             return 0; /* the first one of the interval is the one reported */
@@ -433,11 +496,22 @@ int emu_report_unfenced(emu_lane *l, uintptr_t addr, uint64_t writer_block, unsi
                         uintptr_t writer_site)
 {
     return report_between_blocks(
-        l, l->site, addr, writer_block, writer_thread, writer_site, "loads", "",
+        l, l->site, addr, writer_block, writer_thread, writer_site, "loads", "", "stored",
         " and then went on to signal (a later store or atomic, such as a counter) with no __threadfence() in "
         "between. Blocks run one after another here, so the load sees the stored value; on a GPU they run at "
         "once, and without the fence another block may see the signal before the store and read the old value. "
         "Put __threadfence() between the store and the signal");
+}
+
+int emu_report_unordered(emu_lane *l, uintptr_t site, uintptr_t addr, uint64_t writer_block,
+                         unsigned int writer_thread, uintptr_t writer_site, int signalled)
+{
+    return report_between_blocks(
+        l, site, addr, writer_block, writer_thread, writer_site, "loads", "", "stored",
+        signalled ? ", and this block made no atomic before the load: it did not wait for that block's signal. "
+                    BLOCKS_AT_ONCE "the load may come before the store." GIVE_ORDER
+                  : ", with no order between the two: that block never signalled after its store. " BLOCKS_AT_ONCE
+                    "the load may come before the store and read the old value." GIVE_ORDER);
 }
 
 void emu_report_uninit(unsigned int lin, uintptr_t site, int space, uintptr_t addr, unsigned int size,

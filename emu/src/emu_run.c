@@ -156,8 +156,7 @@ static int access_round(emu_lane **g, int k)
     if (__builtin_expect(emu_early_recording | emu_early_checking, 0) && check_early(g, k) != 0)
         return -1;
     if (emu_race_mode != RACES_OFF) {
-        int fenced = 0; /* the lanes g[0..fenced) whose publication (fence) check is done */
-        int loads_matter = emu_fence_loads_matter();
+        int fenced = 0; /* the lanes g[0..fenced) whose check between blocks is done */
         for (int i = 0; i < k; i++) {
             emu_race_hit hit;
             int j = emu_race_round(g, i, k, &hit); /* lanes i..j-1 are clear, j conflicts */
@@ -165,7 +164,7 @@ static int access_round(emu_lane **g, int k)
             for (int upto = j < k ? j + 1 : k; fenced < upto; fenced++) {
                 emu_lane *f = g[fenced];
                 emu_race_hit over;
-                if (f->space != SP_GLOBAL || (f->kind == K_LOAD && !loads_matter))
+                if (f->space != SP_GLOBAL)
                     continue;
                 int status = emu_fence_access(f, &over);
                 if (status < 0 || (status > 0 && store_over_store(f, &over) != 0))
@@ -176,7 +175,7 @@ static int access_round(emu_lane **g, int k)
             i = j;
             emu_lane *l = g[j];
             /* store after store: a race only if it changed the value (same value: no harm) */
-            int status = !hit.intra_warp && l->kind == K_STORE && hit.kind == K_STORE
+            int status = hit.intra_warp != 1 && l->kind == K_STORE && hit.kind == K_STORE
                              ? store_over_store(l, &hit)
                              : emu_report_race(l, l->site, l->addr, l->space, l->kind, &hit);
             if (status != 0)
@@ -472,6 +471,9 @@ static int run_block(void)
         l->waw_pending = 0;
         emu_fiber_start(l);
     }
+    blockIdx = emu_block;
+    blockDim = emu_running->block;
+    gridDim = emu_running->grid;
     unsigned int warps = (emu_nthreads + 31) / 32;
     unsigned long long barriers = 0; /* opened in this block */
     emu_counts.threads_launched += emu_nthreads;
@@ -666,13 +668,13 @@ static int run_grid(emu_launch_rec *r, int shared)
             status = -1;
             goto done;
         }
-        emu_fence_block_done();
-        if (run_early_children() != 0) {
+        if (emu_fence_block_done() != 0 || run_early_children() != 0) {
             status = -1;
             goto done;
         }
     }
 done:
+    emu_fence_grid_end();
     if (emu_early_parent == r) {
         emu_early_forget();
         emu_early_parent = NULL;

@@ -7,6 +7,7 @@
 #include "emu_internal.h"
 #include "emu_tensor.h" /* lab 10's tensor operations: warp operations of their own (emu_tensor.c) */
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,21 @@ void emu_trap(void)
     emu_describe_thread(where, sizeof where);
     emu_lane_fault(l, cudaErrorLaunchFailure, EMU_TAG_TRAP, RA(), "__trap() called by %s", where);
     abort();
+}
+
+/* assert() in device code (emucc renames __assert_fail in a .cu file's object): the thread stops
+ * with [trap], as CUDA's device assert stops the grid (cudaErrorAssert); in host code the C
+ * library's. */
+_Noreturn void emu_kernel_assert_fail(const char *expr, const char *file, unsigned int line, const char *function);
+_Noreturn void emu_kernel_assert_fail(const char *expr, const char *file, unsigned int line, const char *function)
+{
+    emu_lane *l = emu_cur;
+    if (!l)
+        __assert_fail(expr, file, line, function);
+    char where[128];
+    emu_describe_thread(where, sizeof where);
+    emu_lane_fault(l, cudaErrorAssert, EMU_TAG_TRAP, RA(), "assertion `%s' failed in %s by %s", expr, function,
+                   where);
 }
 
 /* ---- warp operations ---- */

@@ -82,9 +82,15 @@ static void test_device_facts_and_events(void)
     float ms = -1;
     cudaEvent_t e0, e1;
     CU_ASSERT_EQUAL(cudaGetDeviceProperties(&p, 0), cudaSuccess);
-    CU_ASSERT_PTR_NOT_NULL(strstr(p.name, "emu"));
+    /* the H100's facts, so that grids are sized as on that GPU (lab_sm_count) */
+    CU_ASSERT_STRING_EQUAL(p.name, "NVIDIA H100 80GB HBM3");
+    CU_ASSERT_EQUAL(p.multiProcessorCount, 132);
+    CU_ASSERT_EQUAL(p.l2CacheSize, 50 << 20);
+    CU_ASSERT_EQUAL(p.sharedMemPerMultiprocessor, 228u << 10);
     CU_ASSERT_EQUAL(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-    CU_ASSERT(v >= 1);
+    CU_ASSERT_EQUAL(v, 132);
+    CU_ASSERT_EQUAL(cudaDeviceGetAttribute(&v, cudaDevAttrGlobalMemoryBusWidth, 0), cudaSuccess);
+    CU_ASSERT_EQUAL(v, 5120);
     CU_ASSERT_EQUAL(cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
     CU_ASSERT_EQUAL(v, 9);
     CU_ASSERT_EQUAL(cudaEventCreate(&e0), cudaSuccess);
@@ -680,6 +686,62 @@ static void test_host_boundary(void)
     CU_ASSERT_TRUE(r.crashed);
 }
 
+static int tagged_at(const case_run *r, const char *tag, const char *file, const char *mark);
+static int case_unseen(int variant, int *value) { return broken_unseen(variant, value); }
+static int case_traps(int variant, int *value) { return broken_traps(variant, value); }
+
+/* What the compiler makes of a kernel's copies goes through the hooks: a struct copy and a
+ * constant-size memcpy are bounds-checked and counted. */
+static void test_unseen_accesses(void)
+{
+    static case_run r;
+    run_case(case_unseen, 0, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(tagged_at(&r, "[out-of-bounds]", "unseen.cu", "struct-copy"));
+    CU_ASSERT(has(&r, "in[64] (parameter in of copy_triples, 64 elements of 12 bytes allocated)"));
+    run_case(case_unseen, 1, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(tagged_at(&r, "[out-of-bounds]", "unseen.cu", "const-memcpy"));
+    run_case(case_unseen, 2, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaErrorIllegalAddress);
+    CU_ASSERT(tagged_at(&r, "[out-of-bounds]", "unseen.cu", "struct-copy"));
+    CU_ASSERT(has(&r, "not device memory"));
+    run_case(case_unseen, 3, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 2 * 3 + 1); /* 12-byte structs: three words a warp; one aligned 16 bytes */
+}
+
+/* Every way a thread dies is a diagnosis naming its line, and the program goes on. */
+static void test_traps(void)
+{
+    static case_run r;
+    run_case(case_traps, 0, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorLaunchFailure);
+    CU_ASSERT(tagged_at(&r, "[crash]", "traps.cu", "divide"));
+    CU_ASSERT(has(&r, "integer division by zero"));
+    CU_ASSERT(has(&r, "thread (5,0,0)"));
+    run_case(case_traps, 1, NULL, &r);
+    CU_ASSERT(tagged_at(&r, "[crash]", "traps.cu", "divide"));
+    CU_ASSERT(has(&r, "thread (7,0,0)"));
+    run_case(case_traps, 2, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT(tagged_at(&r, "[crash]", "traps.cu", "null-memcpy"));
+    CU_ASSERT(has(&r, "trap instruction"));
+    run_case(case_traps, 3, NULL, &r);
+    CU_ASSERT(tagged_at(&r, "[crash]", "traps.cu", "builtin-trap"));
+    run_case(case_traps, 4, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaErrorAssert);
+    CU_ASSERT(tagged_at(&r, "[trap]", "traps.cu", "assert"));
+    CU_ASSERT(has(&r, "assertion `in[threadIdx.x] > 0' failed"));
+    run_case(case_traps, 5, NULL, &r);
+    CU_ASSERT(tagged_at(&r, "[trap]", "traps.cu", "print-n"));
+    run_case(case_traps, 6, NULL, &r);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 103 / 1);
+}
+
 static void test_broken_misaligned_vector(void)
 {
     static case_run r;
@@ -738,7 +800,17 @@ static void test_writers(void)
     emu_writer_grid g;
     unsigned int grids = 0;
     char site[512], want[128];
-    /* a switch case without break: the second launch wrote the sum over the first's */
+    /* Variants 0 and 1 race between blocks (the second launch of 0 reads the sums it overwrites;
+     * the threads of four blocks of 1 store other values to one word): that is said first ... */
+    CU_ASSERT_EQUAL(broken_writers(0, 2, &w, &g, &grids, site, sizeof site), cudaErrorLaunchFailure);
+    CU_ASSERT_PTR_NOT_NULL(strstr(cudaGetErrorString(cudaErrorLaunchFailure), "[race] "));
+    CU_ASSERT_EQUAL(cudaDeviceReset(), cudaSuccess);
+    CU_ASSERT_EQUAL(broken_writers(1, 5, &w, &g, &grids, site, sizeof site), cudaErrorLaunchFailure);
+    CU_ASSERT_PTR_NOT_NULL(strstr(cudaGetErrorString(cudaErrorLaunchFailure), "race between blocks"));
+    CU_ASSERT_EQUAL(cudaDeviceReset(), cudaSuccess);
+    /* ... and, where races only warn, the record says who wrote the wrong results. A switch case
+     * without break: the second launch wrote the sum over the first's */
+    set_mode("EMU_RACES", "warn");
     CU_ASSERT_EQUAL(broken_writers(0, 2, &w, &g, &grids, site, sizeof site), cudaSuccess);
     CU_ASSERT_EQUAL(grids, 2);
     CU_ASSERT_EQUAL(w.grid, 2);
@@ -762,6 +834,7 @@ static void test_writers(void)
     CU_ASSERT_EQUAL(broken_writers(1, 64, &w, &g, &grids, site, sizeof site), cudaSuccess);
     CU_ASSERT_EQUAL(w.grid, 0);
     CU_ASSERT_EQUAL(w.writes, 0);
+    set_mode("EMU_RACES", NULL);
     /* with its blockIdx term: one store, by the thread of that element */
     CU_ASSERT_EQUAL(broken_writers(2, 69, &w, &g, &grids, site, sizeof site), cudaSuccess);
     CU_ASSERT(w.grid == 1 && w.writes == 1 && w.flags == 0 && w.block == 1 && w.thread == 5);
@@ -1231,6 +1304,8 @@ int add_emu_tests(void)
         !CU_add_test(s, "partial masks used correctly: no diagnosis", test_partial_masks_are_clean) ||
         !CU_add_test(s, "broken: __syncwarp and shuffle last warps (no warning)", test_broken_syncwarp_and_shuffle_are_clean) ||
         !CU_add_test(s, "host code and device memory: as on a GPU", test_host_boundary) ||
+        !CU_add_test(s, "struct copies, constant memcpy, builtin atomics: seen", test_unseen_accesses) ||
+        !CU_add_test(s, "division by zero, traps, assert, printf's %n: named", test_traps) ||
         !CU_add_test(s, "a grid on two cores says and returns what it does on one", test_two_cores) ||
         !CU_add_test(s, "the timed runs' blocks from the last to the first", test_blocks_reversed))
         return -1;

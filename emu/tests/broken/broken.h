@@ -51,6 +51,13 @@ int broken_host_boundary(int variant, int *value);
  * atomics of many threads (clean) */
 int broken_writers(int variant, unsigned int word, emu_writer *w, emu_writer_grid *grid, unsigned int *grids,
                    char *site, size_t site_size);
+/* unseen.cu: 0 a struct copied past an array's end, 1 a constant-size memcpy past it, 2 a struct
+ * copied from host memory (broken); 3 struct copies and memcpy inside the arrays (clean; the
+ * value: the global load instructions counted) */
+int broken_unseen(int variant, int *value);
+/* traps.cu: 0 a division by zero, 1 INT_MIN / -1, 2 a memcpy from a null pointer, 3
+ * __builtin_trap(), 4 an assert() that fails, 5 printf's %n (broken); 6 clean */
+int broken_traps(int variant, int *value);
 /* oob_names.cu: 0 a store past a template kernel's output (named by its parameter), 1 a load past
  * the second argument of a kernel whose parameters come from a macro (named by position) */
 int broken_oob_names(int variant);

@@ -5,7 +5,8 @@
  *   2  cudaMemcpyFromSymbol reads the same variable: the runtime's copy may (the value comes back)
  *   3  a kernel copies with memcpy() one element past the end of an array: the copy goes through
  *      the load/store hooks like any access, so it is out-of-bounds
- *   4  a kernel writes a host variable of the program (no __device__): not device memory
+ *   4  a kernel writes a host variable of the program (no __device__) through a pointer the host
+ *      passed: not device memory
  *   5  a kernel writes __constant__ memory: only the host may fill it
  *   6  a kernel copies with memcpy() inside its arrays: clean, and counted as loads and stores
  *   7  sealed (emu_harness_seal), a kernel still runs and its results come back
@@ -32,10 +33,10 @@ __global__ void copy_with_memcpy(const int *in, int *out, int n)
         memcpy(out, in, (size_t)n * sizeof(int)); // @kernel-memcpy
 }
 
-__global__ void touch_host(int *unused)
+/* (through a pointer the host passed: a host variable named in device code does not build) */
+__global__ void touch_host(int *host_pointer)
 {
-    (void)unused;
-    host_counter = 1; // @host-global
+    *host_pointer = 1; // @host-global
 }
 
 __global__ void write_constant(void)
@@ -72,7 +73,7 @@ extern "C" int broken_host_boundary(int variant, int *value)
         copy_with_memcpy<<<1, 32>>>(a, b, 65);
         return cudaDeviceSynchronize();
     case 4:
-        touch_host<<<1, 1>>>(a);
+        touch_host<<<1, 1>>>(&host_counter);
         return cudaDeviceSynchronize();
     case 5:
         write_constant<<<1, 4>>>();

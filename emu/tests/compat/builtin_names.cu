@@ -1,6 +1,18 @@
 // threadIdx, blockIdx, blockDim, gridDim and warpSize are built-in variables of device code, not
-// reserved words: host code may have variables and members of those names.
+// reserved words: host code may have variables and members of those names. They have CUDA's types
+// (const uint3, const dim3: 12 bytes), so a kernel cannot tell the emulator by them.
 #include "compat_check.h"
+
+#include <type_traits>
+
+static_assert(sizeof(threadIdx) == 12 && sizeof(blockIdx) == 12 && sizeof(blockDim) == 12 && sizeof(gridDim) == 12,
+              "the built-ins are 12 bytes, as uint3 and dim3");
+static_assert(std::is_same<decltype(threadIdx), const uint3>::value && std::is_same<decltype(blockIdx), const uint3>::value,
+              "threadIdx and blockIdx are const uint3");
+static_assert(std::is_same<decltype(blockDim), const dim3>::value && std::is_same<decltype(gridDim), const dim3>::value,
+              "blockDim and gridDim are const dim3");
+
+template <typename T> __device__ unsigned int bytes_of(T) { return (unsigned int)sizeof(T); }
 
 struct launch_shape {
     dim3 gridDim;
@@ -12,7 +24,8 @@ __device__ unsigned int linear_index()
 {
     uint3 t = threadIdx; // the built-ins convert to their CUDA types
     dim3 b = blockDim;
-    return t.x + b.x * (t.y + b.y * blockIdx.x);
+    const uint3 &block = blockIdx; // and bind to references of them
+    return t.x + b.x * (t.y + b.y * block.x);
 }
 
 __global__ void record(unsigned int *out, unsigned int *shape)
@@ -24,6 +37,7 @@ __global__ void record(unsigned int *out, unsigned int *shape)
         shape[1] = blockDim.y;
         shape[2] = gridDim.x;
         shape[3] = warpSize;
+        shape[4] = bytes_of(threadIdx) + bytes_of(gridDim); // copied as values: 12 bytes each
     }
 }
 
@@ -40,16 +54,17 @@ int main()
     const unsigned int total = gridDim.x * blockDim.x * blockDim.y;
     unsigned int *out, *shape;
     CHECK_CUDA(cudaMalloc(&out, total * sizeof(unsigned int)));
-    CHECK_CUDA(cudaMalloc(&shape, 4 * sizeof(unsigned int)));
+    CHECK_CUDA(cudaMalloc(&shape, 5 * sizeof(unsigned int)));
     record<<<gridDim, blockDim>>>(out, shape);
     CHECK_CUDA(cudaGetLastError());
-    unsigned int host[192], host_shape[4];
+    unsigned int host[192], host_shape[5];
     CHECK_CUDA(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(host_shape, shape, sizeof host_shape, cudaMemcpyDeviceToHost));
     EXPECT(total == 192 && warpSize == 32 && threadIdx == 0);
     for (unsigned int i = 0; i < total; i++)
         EXPECT(host[i] == i / 32 * 1000 + (i % 64) / 16 * 100 + 3);
     EXPECT(host_shape[0] == 16 && host_shape[1] == 4 && host_shape[2] == 3 && host_shape[3] == 32);
+    EXPECT(host_shape[4] == 24);
     CHECK_CUDA(cudaFree(out));
     CHECK_CUDA(cudaFree(shape));
     std::printf("ok builtin_names\n");
