@@ -128,7 +128,7 @@ function via_of(fn,    r) {
 BEGIN {
     device_api = "^(emu_(launch_raw|launch_name|closure_alloc|thread_idx|block_idx|block_dim|grid_dim|syncthreads|" \
         "syncthreads_op|syncwarp|threadfence|warp_op|activemask|atomic_site|atomic_cas_next|trap|atomic_(i32|u32|u64|" \
-        "f32|f64))|__tsan_(unaligned_)?(read|write)(1|2|4|8|16)|__tsan_vptr_(read|update)|" \
+        "f32|f64)|tc_[a-z0-9_]+)|__tsan_(unaligned_)?(read|write)(1|2|4|8|16)|__tsan_vptr_(read|update)|" \
         "cuda(GetLastError|PeekAtLastError|GetErrorString|GetErrorName|GetDevice|GetDeviceCount|DeviceGetAttribute|" \
         "DeviceGetLimit|StreamCreateWithFlags|StreamDestroy|StreamWaitEvent|EventCreateWithFlags|EventRecord|" \
         "EventDestroy|FuncGetAttributes|RuntimeGetVersion)|" \
