@@ -93,12 +93,9 @@ HARNESS_OBJS += $(TARGET)/common/l2_flush.o
 endif
 CHECKER := $(BUILD)/checker/check
 CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
-CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/shipped_todos.o
-# The skeletons' TODO regions as shipped (the checker's "unfinished" list), generated from
-# labs/ whenever a skeleton changes or a lab is added: nobody regenerates it by hand.
-SKELETONS := $(wildcard labs/[0-9][0-9]-*/*.cu)
+CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
 
-.PHONY: sweep sweep-needs-gpu readme-ladder
+.PHONY: sweep sweep-needs-gpu readme-ladder todos
 .PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
 help:
 	@sed -n '/^$$/q;s/^# \{0,1\}//p' Makefile
@@ -129,12 +126,8 @@ $(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/checker/shipped_todos.c: checker/shipped-todos.sh $(SKELETONS) labs
-	@mkdir -p $(@D)
-	checker/shipped-todos.sh > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/checker/shipped_todos.o: $(BUILD)/checker/shipped_todos.c checker/todos.h
-	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+# The checker reads each lab's shipped TODO list from this kit's labs/ (not from the tree it checks).
+$(BUILD)/checker/main.o: CFLAGS += -DCHECK_KIT='"$(CURDIR)"'
 
 $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ -ljansson -lm
@@ -236,6 +229,14 @@ solutions: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-solutions)
 	$(ANNOUNCE)
 	$(call emu_diag_build,build-solutions)
 	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(LIBRARY_ARGS) $(SELECTED)
+
+# make todos [LAB=NN]: each lab's shipped TODO list, labs/NN-name/todos.shipped, from its skeleton
+# as it is now. Run it after changing a skeleton and commit the list with it: the checker lists a
+# student's unfinished TODOs from it, and tests/skeletons.sh fails while it is out of date.
+todos: $(CHECKER)
+	@for lab in $(SELECTED); do file=$$(cd labs/$$lab && ls *.cu | head -n 1); \
+	    $(CHECKER) --todos-shipped labs/$$lab/$$file $$lab/$$file > labs/$$lab/todos.shipped.tmp && \
+	    mv labs/$$lab/todos.shipped.tmp labs/$$lab/todos.shipped && echo "labs/$$lab/todos.shipped" || exit 1; done
 
 # make sweep LAB=NN: every kernel of the lab's solution, and its library, timed over a range of
 # sizes on a GPU (n = 2^16..2^28, matrices 256..8192): build/sweep/sweep.csv, the table

@@ -2,7 +2,10 @@
  *
  *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
  *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME] [--jobs N]
- *         [--view DIR [--view-build DIR]] LAB...
+ *         [--view DIR [--view-build DIR]] [--kit DIR] LAB...
+ *   check --todos-shipped SKELETON NAME    prints the skeleton's todos.shipped (make todos)
+ *   check --todo-regions FILE              prints FILE with each TODO region as one line
+ *                                          (tests/skeletons.sh)
  *
  * For every kernel variant of every lab named, the checker runs its stages
  * (stages.h): run, judge, diagnose, measure, then reports. Exit 0 only if every
@@ -32,8 +35,15 @@
 #include "report.h"
 #include "run.h"
 #include "stages.h"
+#include "text.h"
 #include "todos.h"
 #include "validate.h"
+
+/* The kit the checker was built in (the Makefile says where): its labs/ holds the shipped TODO
+ * lists. --kit DIR names another. */
+#ifndef CHECK_KIT
+#define CHECK_KIT "."
+#endif
 
 static void usage(void)
 {
@@ -41,7 +51,8 @@ static void usage(void)
                     "             [--profile] [--require-model] [--timed-only] [--fast] [--launcher] [--variant NAME] [--emu-build DIR]"
                     " [--library PROGRAM] [--sweep CSV]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] [--jobs N]\n"
-                    "             [--view DIR [--view-build DIR]] LAB...\n"
+                    "             [--view DIR [--view-build DIR]] [--kit DIR] LAB...\n"
+                    "       check --todos-shipped SKELETON NAME | --todo-regions FILE\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
         fprintf(stderr, " %s", check_labs[i].dir);
@@ -294,7 +305,7 @@ static int sweep(const check_options *opt, run_report *run, const char **labs, i
 
 int main(int argc, char **argv)
 {
-    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, NULL, 0, 0, 0, 0, 0, 0, 1, 1, 60.0, NULL, NULL};
+    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, NULL, 0, 0, 0, 0, 0, 0, 1, 1, 60.0, NULL, NULL, CHECK_KIT};
     static run_report run;
     const char *labs[REPORT_MAX_LABS];
     int lab_count = 0, colour = isatty(1);
@@ -347,6 +358,12 @@ int main(int argc, char **argv)
             opt.view = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--view-build") == 0)
             opt.view_build = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--kit") == 0)
+            opt.kit = argv[++i];
+        else if (i + 2 < argc && strcmp(argv[i], "--todos-shipped") == 0)
+            return todos_write_shipped(argv[i + 1], argv[i + 2], stdout) == 0 ? 0 : 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--todo-regions") == 0)
+            return todos_collapse(argv[i + 1], stdout) == 0 ? 0 : 1;
         else if (argv[i][0] != '-' && lab_count < REPORT_MAX_LABS)
             labs[lab_count++] = argv[i];
         else {
@@ -409,9 +426,15 @@ int main(int argc, char **argv)
         snprintf(fast_program, sizeof fast_program, "%s-fast", program);
         int fast_built = strcmp(opt.backend, "emu") == 0 && access(fast_program, X_OK) == 0;
         snprintf(source, sizeof source, "%s/%s/%s", opt.tree, lab->dir, lab->source);
-        char lab_file[300];
-        snprintf(lab_file, sizeof lab_file, "%s/%s", lab->dir, lab->source);
-        todos_unfinished(lab_file, source, report->todos, sizeof report->todos);
+        /* The unfinished TODOs: the kit's shipped list (never the checked tree's files), against
+         * the file checked. */
+        char shipped[1200];
+        text todos = TEXT_EMPTY;
+        snprintf(shipped, sizeof shipped, "%s/labs/%s/todos.shipped", opt.kit, lab->dir);
+        if (todos_unfinished(shipped, source, &todos) > 0)
+            report->todos = todos.s;
+        else
+            text_free(&todos);
         report->correct = 1;
         if (opt.view && access(program, X_OK) != 0) {
             printf("%s: did not build\n", lab->dir);

@@ -296,7 +296,7 @@ static void print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         if (strcmp(lab->kernels[i].checks, lab->kernels[0].checks) != 0)
             fprintf(out, "  %schecks, %s: %s%s\n", paint(colour, DIM), lab->kernels[i].variant->name,
                     lab->kernels[i].checks, paint(colour, RESET));
-    if (!lab->correct && lab->todos[0])
+    if (!lab->correct && lab->todos)
         fprintf(out, "  %sunfinished in %s/%s:%s\n%s", paint(colour, BOLD), lab->lab->dir, lab->lab->source,
                 paint(colour, RESET), lab->todos); /* the path as the emulator's diagnostics name it */
     fprintf(out, "  %s%s%s\n", paint(colour, lab->correct ? GREEN : RED),
@@ -672,7 +672,7 @@ int report_write_json(const char *path, const run_report *run)
         set(&b, o, "lab", json_text(lab->lab->dir));
         set(&b, o, "title", json_text(lab->lab->title));
         set(&b, o, "correct", json_boolean(lab->correct));
-        set(&b, o, "todos", json_text(lab->todos));
+        set(&b, o, "todos", json_text(lab->todos ? lab->todos : ""));
         json_t *kernels = json_array();
         for (int i = 0; i < lab->count; i++)
             append(&b, kernels, json_kernel(&b, run, lab, &lab->kernels[i]));

@@ -54,7 +54,7 @@ typedef struct {
     kernel_report library;
     int has_library;
     int correct;
-    char todos[1024]; /* unfinished TODO(student) markers in the source, one per line */
+    char *todos; /* the unfinished TODO(student)s of the file checked, one per line (NULL: none) */
 } lab_report;
 
 #define REPORT_MAX_LABS 16

@@ -33,6 +33,7 @@ typedef struct {
     double timeout_s;
     const char *view;       /* --view DIR: the HTML reports go there (NULL: none) */
     const char *view_build; /* --view-build DIR: the emulator's programs, on a GPU (NULL: --build) */
+    const char *kit;        /* --kit DIR: the kit whose labs/ holds each lab's shipped TODO list */
 } check_options;
 
 typedef struct {

@@ -1747,7 +1747,7 @@ static void lab_summary(FILE *f, const lab_report *lab)
         fprintf(f, "</td></tr>");
     }
     fprintf(f, "</table>");
-    if (lab->todos[0]) {
+    if (lab->todos) {
         fprintf(f, "<p class='note' data-what='todos'>TODO(student) still in the file:</p><pre class='log'>");
         esc(f, lab->todos);
         fprintf(f, "</pre>");

@@ -148,7 +148,7 @@ static void test_json_report(void)
     lab_report *lab = h100_run(&run, "03-reduce-divergence");
     CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
     lab->count = 2;
-    strcpy(lab->todos, "    line 5: TODO(student) 1: \"quoted\"\n");
+    lab->todos = strdup("    line 5: TODO(student) 1: \"quoted\"\n");
     for (int i = 0; i < 2; i++) {
         kernel_report *k = &lab->kernels[i];
         k->variant = &lab->lab->variants[i];
@@ -368,7 +368,7 @@ static void test_wrapped_to_width(void)
     strcpy(k->size, "n=1048576");
     snprintf(k->message, sizeof k->message, "%s", message);
     snprintf(k->warnings, sizeof k->warnings, "emu: warning: %s\nknown hazard: the last line, kept whole\n", message);
-    strcpy(lab->todos, "    line 55: TODO(student) 1: this step adds the same pairs as reduce_neighbored\n");
+    lab->todos = strdup("    line 55: TODO(student) 1: this step adds the same pairs as reduce_neighbored\n");
     for (int width = 80; width >= 60; width -= 20) {
         report_set_width(width);
         FILE *out = open_memstream(&text, &size);
