@@ -57,8 +57,10 @@ GPU_ARCH ?= $(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH),sm_90)
 
 CFLAGS   ?= -O2
 CFLAGS   += -std=c11 -Wall -Wextra -Wpedantic -Werror -Icommon
+# Headers generated from the kit (tools/labs lab-h: the tasks' launch types, the manifests' defines).
+GEN := $(BUILD)/gen
 NVCCFLAGS ?= -O3
-NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra
+NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -I$(GEN) -Xcompiler -Wall,-Wextra
 # WERROR=1 (the project's tests): any compiler warning in a lab file is an error.
 ifeq ($(WERROR),1)
 NVCCFLAGS += -Werror=all-warnings -Xcompiler -Werror
@@ -66,14 +68,15 @@ endif
 # Every copy a lab program makes goes through the harness first (it fails a launch
 # function that copies device data to the host: only kernels compute); no executable stack.
 LAB_LDFLAGS := -Xlinker --wrap=cudaMemcpy -Xlinker --wrap=cudaMemcpyAsync -Xlinker -z,noexecstack
-# Labs that launch kernels from the device need relocatable device code and the device runtime:
-# those whose row in checker/labs.c has a variant that REQUIRES_DEVICE_LAUNCH (tools/lab-list).
-RDC_LABS := $(shell tools/lab-list device-launch)
+# Every lab is described once, in its manifest (labs/NN-name/lab.manifest), read by tools/labs:
+# the labs, their lab files, and those that launch kernels from the device (needs=device-launch),
+# built with relocatable device code and the device runtime.
+LABS := $(shell tools/labs list)
 ifneq ($(.SHELLSTATUS),0)
-$(error tools/lab-list could not read the labs' table, checker/labs.c)
+$(error tools/labs could not read the labs' manifests (it said why above))
 endif
-
-LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+LAB_FILES := $(shell tools/labs files)
+RDC_LABS := $(shell tools/labs rdc)
 ifdef LAB
 SELECTED := $(filter $(LAB) $(addsuffix -%,$(LAB)),$(LABS))
 ifeq ($(SELECTED),)
@@ -83,17 +86,25 @@ else
 SELECTED := $(LABS)
 endif
 
-# labs/03-reduce-divergence/reduce_divergence.cu -> the one .cu file of a lab folder
-lab_source = $(wildcard $(1)/$(2)/*.cu)
+# labs/03-reduce-divergence/reduce_divergence.cu: $(1) the tree, $(2) the lab folder; the lab file
+# is the one its manifest names
+lab_source = $(1)/$(2)/$(notdir $(filter $(2)/%,$(LAB_FILES)))
 
-HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o
+# The tasks (tasks/TASK.c): each built into the harness (its side only, LAB_HARNESS) and into the
+# checker; the harness's list of them is generated from the folder.
+TASK_SRCS := $(wildcard tasks/*.c)
+HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o $(TARGET)/common/task_list.o \
+                $(patsubst tasks/%.c,$(TARGET)/common/task_%.o,$(TASK_SRCS))
 # On a GPU the harness flushes the L2 with a kernel of its own (none to flush in the emulator).
 ifeq ($(BACKEND),gpu)
 HARNESS_OBJS += $(TARGET)/common/l2_flush.o
 endif
 CHECKER := $(BUILD)/checker/check
-CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
-CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS))
+CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c \
+                $(TASK_SRCS) $(wildcard checker/models/*.c)
+CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/lab_table.o
+# tools/labs and the manifests: the sources of everything generated from them
+MANIFESTS := $(wildcard labs/*/lab.manifest checker/textbook/lab.manifest)
 
 .PHONY: sweep sweep-needs-gpu readme-ladder todos
 .PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor
@@ -114,9 +125,24 @@ $(TARGET)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -c $< -o $@
 
-$(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools
+# A task's harness side, and the harness's list of tasks (made from the folder as it is compiled:
+# no generated file for a prebuilt object to be older than).
+$(TARGET)/common/task_%.o: tasks/%.c common/*.h | tools
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DLAB_HARNESS -c $< -o $@
+
+$(TARGET)/common/task_list.o: tools/labs $(TASK_SRCS) | tools
+	@mkdir -p $(@D)
+	tools/labs task-list | $(CC) $(CFLAGS) -x c -c - -o $@
+
+$(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools $(GEN)/lab_generated.h
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+# What lab files see of the tasks and the manifests (lab.h includes it).
+$(GEN)/lab_generated.h: tools/labs $(TASK_SRCS) $(MANIFESTS)
+	@mkdir -p $(@D)
+	@tools/labs lab-h > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/common/%.o: common/%.c common/*.h
 	@mkdir -p $(@D)
@@ -124,7 +150,20 @@ $(BUILD)/common/%.o: common/%.c common/*.h
 
 $(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+
+$(BUILD)/tasks/%.o: tasks/%.c checker/*.h common/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+
+# The checker's table of labs, from the manifests (an unknown task or model: a compile error
+# that names the manifest's line).
+$(BUILD)/checker/lab_table.c: tools/labs $(MANIFESTS) $(TASK_SRCS) $(wildcard checker/models/*.c)
+	@mkdir -p $(@D)
+	@tools/labs c-table > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/checker/lab_table.o: $(BUILD)/checker/lab_table.c checker/*.h common/*.h
+	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
 
 # The checker reads each lab's shipped TODO list from this kit's labs/ (not from the tree it checks).
 $(BUILD)/checker/main.o: CFLAGS += -DCHECK_KIT='"$(CURDIR)"'
@@ -135,9 +174,9 @@ $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS)
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
 # $(1): the tree holding the lab folders, $(2): the lab folder, $(3): where its program goes.
 define LAB_PROGRAM
-$(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
+$(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
-	tools/lab-policy --backend $(BACKEND) $$< $$(@D)/lab_kernels.o -- \
+	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels.o -- \
 	    $(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
 	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
@@ -148,9 +187,9 @@ EMU_FAST ?= 1
 ifeq ($(BACKEND)$(EMU_FAST),emu1)
 LAB_FAST := lab-fast
 define LAB_FAST_PROGRAM
-$(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
+$(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
-	tools/lab-policy --backend $(BACKEND) $$< $$(@D)/lab_kernels_fast.o -- \
+	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels_fast.o -- \
 	    $(LAB_NVCC) --fast $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) -c $$< -o $$(@D)/lab_kernels_fast.o
 	$(LAB_NVCC) $(NVCCFLAGS) $$(@D)/lab_kernels_fast.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@
 endef
@@ -167,15 +206,16 @@ $(foreach lab,$(LABS),$(eval $(call LAB_FAST_PROGRAM,labs,$(lab),$(TARGET)/labs)
 $(foreach lab,$(LABS),$(eval $(call LAB_FAST_PROGRAM,solutions,$(lab),$(TARGET)/solutions)))
 $(eval $(call LAB_FAST_PROGRAM,checker,textbook,$(TARGET)/checker))
 
-# The libraries the top labs are measured against (CUB, cuBLAS), in a program of their own,
-# for a GPU only: no lab program links them.
-LIBRARY_PROGRAM := $(TARGET)/checker/library/lab
-$(LIBRARY_PROGRAM): checker/library.cu common/lab.h common/lab_tasks.h $(HARNESS_OBJS) | tools
+# The libraries the top labs are measured against (the manifests' library lines: CUB, cuBLAS),
+# each in a program of its own, checker/library/NAME.cu, for a GPU only: no lab program links them.
+LIBRARY_DIR := $(TARGET)/checker/library
+LIBRARY_PROGRAMS := $(addprefix $(LIBRARY_DIR)/,$(shell tools/labs libraries))
+$(LIBRARY_DIR)/%: checker/library/%.cu common/lab.h $(GEN)/lab_generated.h $(HARNESS_OBJS) | tools
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $(@D)/library.o
-	$(NVCC) $(NVCCFLAGS) $(@D)/library.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
-LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAM))
-LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_PROGRAM))
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@.o
+	$(NVCC) $(NVCCFLAGS) $@.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
+LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAMS))
+LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_DIR))
 
 # TREE=dir: `make check` checks the lab files of another folder laid out like labs/
 # (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree.
@@ -234,7 +274,7 @@ solutions: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-solutions)
 # as it is now. Run it after changing a skeleton and commit the list with it: the checker lists a
 # student's unfinished TODOs from it, and tests/skeletons.sh fails while it is out of date.
 todos: $(CHECKER)
-	@for lab in $(SELECTED); do file=$$(cd labs/$$lab && ls *.cu | head -n 1); \
+	@for lab in $(SELECTED); do file=$$(tools/labs files | sed -n "s|^$$lab/||p"); \
 	    $(CHECKER) --todos-shipped labs/$$lab/$$file $$lab/$$file > labs/$$lab/todos.shipped.tmp && \
 	    mv labs/$$lab/todos.shipped.tmp labs/$$lab/todos.shipped && echo "labs/$$lab/todos.shipped" || exit 1; done
 
@@ -254,8 +294,8 @@ sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
 
 # make readme-ladder RESULTS=FILE [LADDER_LABS="08 09"]: README.md's ladder table (between its
 # ladder markers) regenerated from a results JSON (make solutions JSON=FILE), by tools/ladder-table.
-# By default its labs are those with a library baseline in their row of checker/labs.c.
-LADDER_LABS ?= $(shell tools/lab-list library)
+# By default its labs are those with a library baseline in their manifest.
+LADDER_LABS ?= $(shell tools/labs library)
 readme-ladder:
 	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
 	@tools/ladder-table $(RESULTS) $(LADDER_LABS) > $(BUILD)/ladder.md.tmp
@@ -263,6 +303,16 @@ readme-ladder:
 	     /<!-- ladder:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
 	@rm -f $(BUILD)/ladder.md.tmp
 	@echo "README.md: ladder table from $(RESULTS)"
+
+# make readme-labs: README.md's table of labs (between its labs markers) from the manifests.
+.PHONY: readme-labs
+readme-labs:
+	@mkdir -p $(BUILD)
+	@tools/labs readme-table > $(BUILD)/labs.md.tmp
+	@awk -v table=$(BUILD)/labs.md.tmp '/<!-- labs:begin/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
+	     /<!-- labs:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
+	@rm -f $(BUILD)/labs.md.tmp
+	@echo "README.md: table of labs from the manifests"
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),

@@ -20,11 +20,13 @@
 #include "labio.h"
 #include "report.h"
 #include "run.h"
+#include "task.h"
 
 typedef struct {
     const char *tree, *build, *json, *counters_csv, *backend;
     const char *emu_build; /* on a GPU: the emulator's build of the same lab files, for its diagnostics */
-    const char *library;   /* on a GPU: the library program (CUB, cuBLAS) timed beside labs that name one */
+    const char *library;   /* on a GPU: the folder of the library programs (CUB, cuBLAS: NAME as the manifest
+                              names it), timed beside the labs that name one */
     int ladder, profile, require_model, timed_only;
     int fast; /* skip the diagnose stage (timing runs only, never grading) */
     int launcher; /* --launcher: the programs are the grader's run-lab, which runs a tool inside its sandbox */

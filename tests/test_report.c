@@ -133,8 +133,10 @@ static lab_report *h100_run(run_report *run, const char *lab_dir)
     strcpy(run->device, "NVIDIA H100 80GB HBM3");
     run->peak_gbps = 3352.3;
     run->peak_gflops = 66908;
+    CU_ASSERT_EQUAL_FATAL(report_run_init(run, 1), 0);
     run->count = 1;
-    run->labs[0].lab = check_find_lab(lab_dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(check_find_lab(lab_dir));
+    CU_ASSERT_EQUAL_FATAL(report_lab_init(&run->labs[0], check_find_lab(lab_dir)), 0);
     return &run->labs[0];
 }
 
@@ -317,10 +319,11 @@ static void test_uncoalesced_note(void)
     size_t size = 0;
     memset(&run, 0, sizeof run);
     strcpy(run.backend, "emu");
+    CU_ASSERT_EQUAL_FATAL(report_run_init(&run, 1), 0);
     run.count = 1;
     lab_report *lab = &run.labs[0];
-    lab->lab = check_find_lab("00-thread-indexing");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(check_find_lab("00-thread-indexing"));
+    CU_ASSERT_EQUAL_FATAL(report_lab_init(lab, check_find_lab("00-thread-indexing")), 0);
     lab->count = 2;
     lab->correct = 1;
     for (int i = 0; i < 2; i++) {
@@ -356,10 +359,11 @@ static void test_wrapped_to_width(void)
     memset(&run, 0, sizeof run);
     strcpy(run.backend, "emu");
     strcpy(run.tree, "labs");
+    CU_ASSERT_EQUAL_FATAL(report_run_init(&run, 1), 0);
     run.count = 1;
     lab_report *lab = &run.labs[0];
-    lab->lab = check_find_lab("03-reduce-divergence");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(check_find_lab("03-reduce-divergence"));
+    CU_ASSERT_EQUAL_FATAL(report_lab_init(lab, check_find_lab("03-reduce-divergence")), 0);
     lab->count = 1;
     kernel_report *k = &lab->kernels[0];
     k->variant = &lab->lab->variants[0];

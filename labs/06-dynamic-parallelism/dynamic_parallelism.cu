@@ -109,6 +109,6 @@ unsigned int launch_recursive(int *data, int *block_sums, unsigned int n, unsign
 }
 
 LAB_VARIANTS(
-    variant("nested_hello", launch_nested_hello),
-    variant("recursive", launch_recursive)
+    variant(nested_hello, "nested_hello", launch_nested_hello),
+    variant(reduce_int, "recursive", launch_recursive)
 )

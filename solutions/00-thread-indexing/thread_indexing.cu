@@ -62,6 +62,6 @@ void launch_mat_add(const float *a, const float *b, float *c, int rows, int cols
 }
 
 LAB_VARIANTS(
-    variant("sine", launch_sine),
-    variant("mat_add", launch_mat_add)
+    variant(vec_sine, "sine", launch_sine),
+    variant(mat_add, "mat_add", launch_mat_add)
 )

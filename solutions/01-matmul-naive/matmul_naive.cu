@@ -45,5 +45,5 @@ void launch_naive(const float *a, const float *b, float *c, int m, int k, int n)
 }
 
 LAB_VARIANTS(
-    variant("naive", launch_naive)
+    variant(matmul, "naive", launch_naive)
 )

@@ -102,7 +102,7 @@ unsigned int launch_interleaved(int *data, int *block_sums, unsigned int n, unsi
 }
 
 LAB_VARIANTS(
-    variant("neighbored", launch_neighbored),
-    variant("neighbored_less", launch_neighbored_less),
-    variant("interleaved", launch_interleaved)
+    variant(reduce_int, "neighbored", launch_neighbored),
+    variant(reduce_int, "neighbored_less", launch_neighbored_less),
+    variant(reduce_int, "interleaved", launch_interleaved)
 )
