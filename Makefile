@@ -57,10 +57,11 @@ GPU_ARCH ?= $(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH),sm_90)
 
 CFLAGS   ?= -O2
 CFLAGS   += -std=c11 -Wall -Wextra -Wpedantic -Werror -Icommon
-# Headers generated from the kit (tools/labs lab-h: the tasks' launch types, the manifests' defines).
+# Headers generated from the kit (tools/labs lab-h: the tasks' launch types, the manifests' defines);
+# "-I DIR" with a space: the grader hides absolute paths from students, a path after a space.
 GEN := $(BUILD)/gen
 NVCCFLAGS ?= -O3
-NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -I$(GEN) -Xcompiler -Wall,-Wextra
+NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -I $(GEN) -Xcompiler -Wall,-Wextra
 # WERROR=1 (the project's tests): any compiler warning in a lab file is an error.
 ifeq ($(WERROR),1)
 NVCCFLAGS += -Werror=all-warnings -Xcompiler -Werror
