@@ -149,7 +149,7 @@ $(BUILD)/common/%.o: common/%.c common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h
+$(BUILD)/checker/%.o: checker/%.c checker/*.h $(wildcard checker/models/*.h) common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
 

@@ -92,6 +92,43 @@ static void test_readme_table(void)
     text_free(&readme);
 }
 
+/* The first line of a file, without its newline, into out (of size bytes); 0, or -1. */
+static int first_line(const char *path, char *out, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int ok = fgets(out, (int)size, f) != NULL;
+    fclose(f);
+    out[strcspn(out, "\n")] = '\0';
+    return ok ? 0 : -1;
+}
+
+/* A lab's title is its manifest's: its README's heading and its lab file's first line (skeleton
+ * and solution) say it as the report and the deck do, not each in its own words. */
+static void test_titles(void)
+{
+    for (int l = 0; l < check_lab_count; l++) {
+        const check_lab *lab = &check_labs[l];
+        char path[600], line[600], want[600];
+        snprintf(path, sizeof path, "../labs/%s/README.md", lab->dir);
+        snprintf(want, sizeof want, "# Lab %.2s: %s", lab->dir, lab->title);
+        CU_ASSERT_EQUAL_FATAL(first_line(path, line, sizeof line), 0);
+        if (strcmp(line, want) != 0)
+            fprintf(stderr, "\n%s: '%s', the manifest's title: '%s'\n", path, line, want);
+        CU_ASSERT_STRING_EQUAL(line, want);
+        const char *trees[] = {"labs", "solutions"};
+        for (int t = 0; t < 2; t++) {
+            snprintf(path, sizeof path, "../%s/%s/%s", trees[t], lab->dir, lab->source);
+            snprintf(want, sizeof want, "/* Lab %.2s: %s.", lab->dir, lab->title);
+            CU_ASSERT_EQUAL_FATAL(first_line(path, line, sizeof line), 0);
+            if (strcmp(line, want) != 0)
+                fprintf(stderr, "\n%s: '%s', the manifest's title: '%s'\n", path, line, want);
+            CU_ASSERT_STRING_EQUAL(line, want);
+        }
+    }
+}
+
 /* A model that counts traffic takes its variant's manifest parameters (lab 09's tile shapes) on
  * every case the variant runs, on an H100 (132 SMs) and on the emulator (1): a wrong or missing
  * parameter would leave the variant without its off-pattern check. */
@@ -192,6 +229,7 @@ int add_labs_tests(void)
         return -1;
     if (!CU_add_test(suite, "tools/labs prints what the compiled table says", test_lab_lists) ||
         !CU_add_test(suite, "README's table of labs is the manifests'", test_readme_table) ||
+        !CU_add_test(suite, "each lab's README and lab file open with its manifest's title", test_titles) ||
         !CU_add_test(suite, "every model takes its variant's manifest parameters", test_models_take_their_parameters) ||
         !CU_add_test(suite, "the reader refuses a malformed manifest, naming its line", test_reader_refuses))
         return -1;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../model.h"
+#include "matmul.h"
 
 static void matmul_block(const model_params *p, int naive, long long bx, long long by, tally *t)
 {
@@ -102,14 +103,14 @@ static int matmul_traffic(const model_params *p, int naive, model_counts *out)
 static int naive_traffic(const model_params *p, model_counts *out) { return matmul_traffic(p, 1, out); }
 static int tiled_traffic(const model_params *p, model_counts *out) { return matmul_traffic(p, 0, out); }
 
-static double seed_cycles_naive(long long n)
+double seed_cycles_naive(long long n)
 {
     if (n < 0)
         return -1.0;
     return 2000.0 * (double)n + 1000.0;
 }
 
-static double seed_cycles_tiled(long long n, long long tile)
+double seed_cycles_tiled(long long n, long long tile)
 {
     if (n < 0 || tile < 1)
         return -1.0;

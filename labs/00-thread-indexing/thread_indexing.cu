@@ -1,4 +1,4 @@
-/* Lab 00: thread indexing in one and two dimensions.
+/* Lab 00: Thread indexing: 1-D and 2-D.
  *
  * Every thread runs the same kernel code; its block and thread indices are the
  * only thing that tells it which element is its own. One thread per element:

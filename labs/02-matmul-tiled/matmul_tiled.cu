@@ -1,4 +1,4 @@
-/* Lab 02: tiled matrix multiplication in shared memory.
+/* Lab 02: Matrix multiplication with shared-memory tiles.
  *
  * C (m x n) = A (m x k) * B (k x n), all row-major floats, any sizes >= 1.
  * One thread per element of C in every kernel; they differ in where the

@@ -1,4 +1,4 @@
-/* Lab 03: parallel reduction and warp divergence.
+/* Lab 03: Reduction: warp divergence.
  *
  * Every kernel here sums an int array the same way: each block adds up its
  * blockDim.x consecutive elements in place and writes the total to

@@ -1,4 +1,4 @@
-/* Lab 04: parallel reduction, unrolling data blocks.
+/* Lab 04: Reduction: unrolling data blocks.
  *
  * Lab 03 ended with the interleaved kernel: each block adds up blockDim.x
  * consecutive elements. Here each block owns UNROLL "data blocks" of

@@ -1,4 +1,4 @@
-/* Lab 06: dynamic parallelism (kernels that launch kernels).
+/* Lab 06: Dynamic parallelism (CUDA 12+).
  *
  * Built with -rdc=true and linked with -lcudadevrt (the top-level Makefile
  * does both for this lab). CUDA 12+ gives you CDP2, the only form of dynamic

@@ -1,4 +1,4 @@
-/* Lab 07: float reduction: rounding, copies and the CPU.
+/* Lab 07: Float reduction: rounding, copies and the CPU.
  *
  * The per-block sums of labs 03 to 05, now over a float array: each block
  * adds up the elements it owns and writes one float to

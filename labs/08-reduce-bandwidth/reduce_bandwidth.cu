@@ -1,4 +1,4 @@
-/* Lab 08: reduction at the memory limit: the whole sum in 64 bits.
+/* Lab 08: Reduction at the memory limit: the whole sum in 64 bits.
  *
  * The top of the reduction ladder. Every kernel here computes the WHOLE sum
  * of n ints on the GPU, as one 64-bit integer in *total: no block sums for

@@ -1,4 +1,4 @@
-/* Lab 01: naive matrix multiplication.
+/* Lab 01: Matrix multiplication from global memory.
  *
  * C (m x n) = A (m x k) * B (k x n), all row-major floats, any sizes >= 1.
  *

@@ -1,4 +1,4 @@
-/* Lab 05: parallel reduction, unrolling the last warp, templates and shuffles.
+/* Lab 05: Reduction: warp unrolling, templates, shuffles.
  *
  * Every kernel here starts like lab 04's unrolling8: block b owns the
  * 8 * blockDim.x elements from b * blockDim.x * 8 on, and each thread first

@@ -1,4 +1,4 @@
-/* Lab 09: SGEMM, register tiling: from tiles to the library.
+/* Lab 09: SGEMM: register tiling, from tiles to the library.
  *
  * C (m x n) = A (m x k) * B (k x n), all row-major floats, any sizes >= 1.
  * FP32 only: every product is an ordinary float multiply-add on the FP32 units,
