@@ -72,12 +72,15 @@ LAB_LDFLAGS := -Xlinker --wrap=cudaMemcpy -Xlinker --wrap=cudaMemcpyAsync -Xlink
 # Every lab is described once, in its manifest (labs/NN-name/lab.manifest), read by tools/labs:
 # the labs, their lab files, and those that launch kernels from the device (needs=device-launch),
 # built with relocatable device code and the device runtime.
-LABS := $(shell tools/labs list)
+# (One question at parse time, every make asks it: "list=LAB file=LAB/FILE rdc=LAB library=NAME".)
+LAB_FACTS := $(shell tools/labs facts)
 ifneq ($(.SHELLSTATUS),0)
 $(error tools/labs could not read the labs' manifests (it said why above))
 endif
-LAB_FILES := $(shell tools/labs files)
-RDC_LABS := $(shell tools/labs rdc)
+lab_facts = $(patsubst $(1)=%,%,$(filter $(1)=%,$(LAB_FACTS)))
+LABS := $(call lab_facts,list)
+LAB_FILES := $(call lab_facts,file)
+RDC_LABS := $(call lab_facts,rdc)
 ifdef LAB
 SELECTED := $(filter $(LAB) $(addsuffix -%,$(LAB)),$(LABS))
 ifeq ($(SELECTED),)
@@ -140,10 +143,11 @@ $(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools $(GEN)/lab_
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-# What lab files see of the tasks and the manifests (lab.h includes it).
+# What lab files see of the tasks and the manifests (lab.h includes it). Written to a file of
+# its own and renamed: make test runs the nvcc and the emulator builds at once, and both make it.
 $(GEN)/lab_generated.h: tools/labs $(TASK_SRCS) $(MANIFESTS)
 	@mkdir -p $(@D)
-	@tools/labs lab-h > $@.tmp && mv $@.tmp $@
+	@tools/labs lab-h > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 $(BUILD)/common/%.o: common/%.c common/*.h
 	@mkdir -p $(@D)
@@ -161,7 +165,7 @@ $(BUILD)/tasks/%.o: tasks/%.c checker/*.h common/*.h
 # that names the manifest's line).
 $(BUILD)/checker/lab_table.c: tools/labs $(MANIFESTS) $(TASK_SRCS) $(wildcard checker/models/*.c)
 	@mkdir -p $(@D)
-	@tools/labs c-table > $@.tmp && mv $@.tmp $@
+	@tools/labs c-table > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 $(BUILD)/checker/lab_table.o: $(BUILD)/checker/lab_table.c checker/*.h common/*.h
 	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
@@ -210,7 +214,7 @@ $(eval $(call LAB_FAST_PROGRAM,checker,textbook,$(TARGET)/checker))
 # The libraries the top labs are measured against (the manifests' library lines: CUB, cuBLAS),
 # each in a program of its own, checker/library/NAME.cu, for a GPU only: no lab program links them.
 LIBRARY_DIR := $(TARGET)/checker/library
-LIBRARY_PROGRAMS := $(addprefix $(LIBRARY_DIR)/,$(shell tools/labs libraries))
+LIBRARY_PROGRAMS := $(addprefix $(LIBRARY_DIR)/,$(call lab_facts,library))
 $(LIBRARY_DIR)/%: checker/library/%.cu common/lab.h $(GEN)/lab_generated.h $(HARNESS_OBJS) | tools
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@.o
