@@ -136,7 +136,8 @@ int validate_block_sums(const check_variant *v, const check_case *cs, const labi
     double total_ref = 0, total_got = 0;
 
     if (grid != expected_grid) {
-        text_printf(message, "launched %lld blocks; expected %lld = ceil(n / (block * %d)) for n = %lld, block = %lld%s",
+        text_printf(message,
+                    "launched %lld blocks; expected %lld = ceil(n / (block * %d)) for n = %lld, block = %lld%s",
                     (long long)grid, expected_grid, v->unroll, cs->size.n, cs->size.block,
                     v->unroll > 1 ? ": each block folds that many data blocks, so the grid shrinks by the same factor"
                                   : "");
@@ -190,8 +191,8 @@ int validate_block_sums(const check_variant *v, const check_case *cs, const labi
     if (log.wrong == 0)
         return 1;
     *why = mismatch_class(&log);
-    text_printf(message, "%lld of %lld block sums wrong (total expected %.9g, got %.9g%s)%s", log.wrong, (long long)grid,
-                total_ref, total_got, log.unwritten ? " from the sums that were written; some never were" : "",
+    text_printf(message, "%lld of %lld block sums wrong (total expected %.9g, got %.9g%s)%s", log.wrong,
+                (long long)grid, total_ref, total_got, log.unwritten ? " from the sums that were written; some never were" : "",
                 text_str(&log.detail));
     text_free(&log.detail);
     return 0;
@@ -262,7 +263,8 @@ static int same_input(const lab_array *array, const void *sent, const labio_reco
         return 0;
     }
     for (long long i = 0; i < count; i++) {
-        const char *was = (const char *)sent + i * (long long)elem, *now = (const char *)back->data + i * (long long)elem;
+        const char *was = (const char *)sent + i * (long long)elem;
+        const char *now = (const char *)back->data + i * (long long)elem;
         if (memcmp(was, now, elem) == 0)
             continue;
         char at[64];

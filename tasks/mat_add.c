@@ -84,7 +84,10 @@ static uint64_t compulsory_bytes(const lab_sizes *s, long long blocks)
 static uint64_t operations(const lab_sizes *s) { return (uint64_t)s->rows * (uint64_t)s->cols; }
 
 /* A matrix is named by its sides. */
-static void short_size(const lab_sizes *s, char *out, size_t size) { snprintf(out, size, "%lldx%lld", s->rows, s->cols); }
+static void short_size(const lab_sizes *s, char *out, size_t size)
+{
+    snprintf(out, size, "%lldx%lld", s->rows, s->cols);
+}
 
 const check_task task_mat_add = {
     .lab = &lab_task_mat_add,

@@ -50,7 +50,8 @@ static int validate(const check_variant *v, const check_case *cs, const labio_fi
     }
     const int *got = r->data;
     if ((long long)r->count != cs->size.max_depth) {
-        text_printf(message, "expected %lld depth counters, got %llu", cs->size.max_depth, (unsigned long long)r->count);
+        text_printf(message, "expected %lld depth counters, got %llu", cs->size.max_depth,
+                    (unsigned long long)r->count);
         return 0;
     }
     for (long long d = 0; d < cs->size.max_depth; d++) {

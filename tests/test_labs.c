@@ -140,7 +140,8 @@ static void test_models_take_their_parameters(void)
             const check_variant *v = &check_labs[l].variants[i];
             if (!v->model || !v->model->traffic)
                 continue;
-            const check_size_table *t = v->sizes == SIZES_TOP && v->task->top.gpu.count ? &v->task->top : &v->task->ladder;
+            const check_size_table *t =
+                v->sizes == SIZES_TOP && v->task->top.gpu.count ? &v->task->top : &v->task->ladder;
             const check_rows *tables[] = {&t->gpu, &t->emu, &t->emu_fast};
             for (int r = 0; r < 3; r++)
                 for (int c = 0; c < tables[r]->count; c++) {

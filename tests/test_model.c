@@ -122,11 +122,13 @@ static void test_anchor_matmul(void)
 static void test_seed_cycles(void)
 {
     char note[300];
-    model_params naive = matmul_params(&model_matmul_naive, 4, 4, 4, 32), tiled = matmul_params(&model_matmul_tiled, 4, 4, 4, 2);
+    model_params naive = matmul_params(&model_matmul_naive, 4, 4, 4, 32);
+    model_params tiled = matmul_params(&model_matmul_tiled, 4, 4, 4, 2);
     model_matmul_naive.latency_note(&naive, 4, note, sizeof note);
     CU_ASSERT_PTR_NOT_NULL(strstr(note, "N = 4: naive = 2000*N + 1000 = 9000 cycles per element"));
     model_matmul_tiled.latency_note(&tiled, 4, note, sizeof note);
-    CU_ASSERT_PTR_NOT_NULL(strstr(note, "N = 4, T = 2: (2000 + 20 + 20*T) * N/T + 1000 = 5120 cycles (56.89% of naive)"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(note, "N = 4, T = 2: (2000 + 20 + 20*T) * N/T + 1000 = 5120 cycles (56.89% of naive)"));
     model_matmul_naive.latency_note(&naive, 1024, note, sizeof note);
     CU_ASSERT_PTR_NOT_NULL(strstr(note, "= 2049000 cycles"));
     tiled.tile = 16;
@@ -653,7 +655,8 @@ static int same_traffic(const model_params *p, model_counts want)
                 "\nmodel != oracle: kernel %s e=%d unroll=%d tile=%d n=%lld block=%lld rows=%lld cols=%lld "
                 "m=%lld k=%lld\n  model  ld %llu/%llu/%llu st %llu/%llu/%llu\n  oracle ld %llu/%llu/%llu st "
                 "%llu/%llu/%llu\n",
-                p->model ? p->model->name : "none", p->elem_bytes, p->unroll, p->tile, p->size.n, p->size.block, p->size.rows, p->size.cols, p->size.m, p->size.k,
+                p->model ? p->model->name : "none", p->elem_bytes, p->unroll, p->tile, p->size.n, p->size.block,
+                p->size.rows, p->size.cols, p->size.m, p->size.k,
                 (unsigned long long)got.gld_inst, (unsigned long long)got.gld_sectors,
                 (unsigned long long)got.gld_bytes, (unsigned long long)got.gst_inst,
                 (unsigned long long)got.gst_sectors, (unsigned long long)got.gst_bytes,

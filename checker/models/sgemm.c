@@ -284,7 +284,8 @@ const check_model model_sgemm_warptile = {
 };
 const check_model model_sgemm_sized = {
     .name = "sgemm_sized",
-    .pattern = "warp tiles chosen by the size: the large tiles where their grid fills the GPU, else the small ones (the lab file's fills_gpu)",
+    .pattern = "warp tiles chosen by the size: the large tiles where their grid fills the GPU, else the small "
+               "ones (the lab file's fills_gpu)",
     .traffic = warp_tiled_traffic,
     .launch = warp_tiled_launch,
 };

@@ -29,8 +29,8 @@ static int sine_traffic(const model_params *p, model_counts *out)
     block_class xs[SECTOR + 1];
     memset(&total, 0, sizeof total);
     long long grid = ceil_div_ll(p->size.n, p->size.block);
-    int nx = block_classes(p->size.n / p->size.block, grid, period_of((uint64_t)p->size.block * (uint64_t)p->elem_bytes),
-                           xs);
+    uint64_t step = (uint64_t)p->size.block * (uint64_t)p->elem_bytes; /* block b + 1: block elements on */
+    int nx = block_classes(p->size.n / p->size.block, grid, period_of(step), xs);
     for (int i = 0; i < nx; i++) {
         tally t;
         memset(&t, 0, sizeof t);
