@@ -58,8 +58,11 @@ GPU_ARCH ?= $(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH),sm_90)
 
 CFLAGS   ?= -O2
 CFLAGS   += -std=c11 -Wall -Wextra -Wpedantic -Werror -Icommon
+# Headers generated from the kit (tools/labs lab-h: the tasks' launch types, the manifests' defines);
+# "-I DIR" with a space: the grader hides absolute paths from students, a path after a space.
+GEN := $(BUILD)/gen
 NVCCFLAGS ?= -O3
-NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wextra
+NVCCFLAGS += -std=c++17 -arch=$(GPU_ARCH) -lineinfo -Icommon -I $(GEN) -Xcompiler -Wall,-Wextra
 # WERROR=1 (the project's tests): any compiler warning in a lab file is an error.
 ifeq ($(WERROR),1)
 NVCCFLAGS += -Werror=all-warnings -Xcompiler -Werror
@@ -67,14 +70,18 @@ endif
 # Every copy a lab program makes goes through the harness first (it fails a launch
 # function that copies device data to the host: only kernels compute); no executable stack.
 LAB_LDFLAGS := -Xlinker --wrap=cudaMemcpy -Xlinker --wrap=cudaMemcpyAsync -Xlinker -z,noexecstack
-# Labs that launch kernels from the device need relocatable device code and the device runtime:
-# those whose row in checker/labs.c has a variant that REQUIRES_DEVICE_LAUNCH (tools/lab-list).
-RDC_LABS := $(shell tools/lab-list device-launch)
+# Every lab is described once, in its manifest (labs/NN-name/lab.manifest), read by tools/labs:
+# the labs, their lab files, and those that launch kernels from the device (needs=device-launch),
+# built with relocatable device code and the device runtime.
+# (One question at parse time, every make asks it: "list=LAB file=LAB/FILE rdc=LAB library=NAME".)
+LAB_FACTS := $(shell tools/labs facts)
 ifneq ($(.SHELLSTATUS),0)
-$(error tools/lab-list could not read the labs' table, checker/labs.c)
+$(error tools/labs could not read the labs' manifests (it said why above))
 endif
-
-LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+lab_facts = $(patsubst $(1)=%,%,$(filter $(1)=%,$(LAB_FACTS)))
+LABS := $(call lab_facts,list)
+LAB_FILES := $(call lab_facts,file)
+RDC_LABS := $(call lab_facts,rdc)
 ifdef LAB
 SELECTED := $(filter $(LAB) $(addsuffix -%,$(LAB)),$(LABS))
 ifeq ($(SELECTED),)
@@ -84,10 +91,15 @@ else
 SELECTED := $(LABS)
 endif
 
-# labs/03-reduce-divergence/reduce_divergence.cu -> the one .cu file of a lab folder
-lab_source = $(wildcard $(1)/$(2)/*.cu)
+# labs/03-reduce-divergence/reduce_divergence.cu: $(1) the tree, $(2) the lab folder; the lab file
+# is the one its manifest names
+lab_source = $(1)/$(2)/$(notdir $(filter $(2)/%,$(LAB_FILES)))
 
-HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o
+# The tasks (tasks/TASK.c): each built into the harness (its side only, LAB_HARNESS) and into the
+# checker; the harness's list of them is generated from the folder.
+TASK_SRCS := $(wildcard tasks/*.c)
+HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o $(TARGET)/common/task_list.o \
+                $(patsubst tasks/%.c,$(TARGET)/common/task_%.o,$(TASK_SRCS))
 # On a GPU the harness flushes the L2 with a kernel of its own (none to flush in the emulator),
 # and seals the program with the CUDA driver's list of system calls (common/seal_gpu.c; the
 # emulator's runtime holds its own seal), libseccomp linked in statically.
@@ -96,19 +108,19 @@ HARNESS_OBJS += $(TARGET)/common/l2_flush.o $(TARGET)/common/seal.o $(TARGET)/co
 LAB_LDFLAGS += $(shell $(CC) -print-file-name=libseccomp.a)
 endif
 CHECKER := $(BUILD)/checker/check
-CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c
-CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/shipped_todos.o
-# The skeletons' TODO regions as shipped (the checker's "unfinished" list), generated from
-# labs/ whenever a skeleton changes or a lab is added: nobody regenerates it by hand.
-SKELETONS := $(wildcard labs/[0-9][0-9]-*/*.cu)
+CHECKER_SRCS := $(filter-out checker/main.c,$(wildcard checker/*.c)) common/labio.c common/inputs.c \
+                $(TASK_SRCS) $(wildcard checker/models/*.c)
+CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/lab_table.o
+# tools/labs and the manifests: the sources of everything generated from them
+MANIFESTS := $(wildcard labs/*/lab.manifest checker/textbook/lab.manifest)
 
-.PHONY: sweep sweep-needs-gpu readme-ladder
+.PHONY: sweep sweep-needs-gpu readme-ladder todos
 .PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor handout
 # A copy of the kit without the reference solutions (the students' handout, make handout) does
 # not offer what needs them: help leaves them out, and asking for one stops with the reason.
 NEEDS_SOLUTIONS := solutions build-solutions build-all textbook test test-view test-figures bench-emu sweep \
                    readme-ladder grade autograder test-grader slides slides-pdf slides-md slides-deps test-slides \
-                   handout
+                   handout todos
 NO_SOLUTIONS := $(if $(wildcard solutions/*/*.cu),,yes)
 ifeq ($(NO_SOLUTIONS)$(if $(filter $(NEEDS_SOLUTIONS),$(MAKECMDGOALS)),yes),yesyes)
 $(error make $(firstword $(filter $(NEEDS_SOLUTIONS),$(MAKECMDGOALS))) needs the reference solutions, and this copy of the kit has none (make check checks your labs))
@@ -140,24 +152,49 @@ $(TARGET)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -c $< -o $@
 
-$(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools
+# A task's harness side, and the harness's list of tasks (made from the folder as it is compiled:
+# no generated file for a prebuilt object to be older than).
+$(TARGET)/common/task_%.o: tasks/%.c common/*.h | tools
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DLAB_HARNESS -c $< -o $@
+
+$(TARGET)/common/task_list.o: tools/labs $(TASK_SRCS) | tools
+	@mkdir -p $(@D)
+	tools/labs task-list | $(CC) $(CFLAGS) -x c -c - -o $@
+
+$(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools $(GEN)/lab_generated.h
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+# What lab files see of the tasks and the manifests (lab.h includes it). Written to a file of
+# its own and renamed: make test runs the nvcc and the emulator builds at once, and both make it.
+$(GEN)/lab_generated.h: tools/labs $(TASK_SRCS) $(MANIFESTS) | tools
+	@mkdir -p $(@D)
+	@tools/labs lab-h > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 $(BUILD)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/checker/%.o: checker/%.c checker/*.h common/*.h | tools
+$(BUILD)/checker/%.o: checker/%.c checker/*.h $(wildcard checker/models/*.h) common/*.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
-
-$(BUILD)/checker/shipped_todos.c: checker/shipped-todos.sh $(SKELETONS) labs | tools
-	@mkdir -p $(@D)
-	checker/shipped-todos.sh > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/checker/shipped_todos.o: $(BUILD)/checker/shipped_todos.c checker/todos.h | tools
 	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+
+$(BUILD)/tasks/%.o: tasks/%.c checker/*.h common/*.h | tools
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+
+# The checker's table of labs, from the manifests (an unknown task or model: a compile error
+# that names the manifest's line).
+$(BUILD)/checker/lab_table.c: tools/labs $(MANIFESTS) $(TASK_SRCS) $(wildcard checker/models/*.c) | tools
+	@mkdir -p $(@D)
+	@tools/labs c-table > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
+
+$(BUILD)/checker/lab_table.o: $(BUILD)/checker/lab_table.c checker/*.h common/*.h | tools
+	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+
+# The checker reads each lab's shipped TODO list from this kit's labs/ (not from the tree it checks).
+$(BUILD)/checker/main.o: CFLAGS += -DCHECK_KIT='"$(CURDIR)"'
 
 $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS) | tools
 	$(CC) $(CFLAGS) $^ -o $@ -ljansson -lm
@@ -165,9 +202,9 @@ $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS) | tools
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
 # $(1): the tree holding the lab folders, $(2): the lab folder, $(3): where its program goes.
 define LAB_PROGRAM
-$(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
+$(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
-	tools/lab-policy --backend $(BACKEND) $$< $$(@D)/lab_kernels.o -- \
+	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels.o -- \
 	    $(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
 	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
@@ -178,9 +215,9 @@ EMU_FAST ?= 1
 ifeq ($(BACKEND)$(EMU_FAST),emu1)
 LAB_FAST := lab-fast
 define LAB_FAST_PROGRAM
-$(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h common/lab_tasks.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
+$(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
-	tools/lab-policy --backend $(BACKEND) $$< $$(@D)/lab_kernels_fast.o -- \
+	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels_fast.o -- \
 	    $(LAB_NVCC) --fast $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) -c $$< -o $$(@D)/lab_kernels_fast.o
 	$(LAB_NVCC) $(NVCCFLAGS) $$(@D)/lab_kernels_fast.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@
 endef
@@ -197,21 +234,22 @@ $(foreach lab,$(LABS),$(eval $(call LAB_FAST_PROGRAM,labs,$(lab),$(TARGET)/labs)
 $(foreach lab,$(LABS),$(eval $(call LAB_FAST_PROGRAM,solutions,$(lab),$(TARGET)/solutions)))
 $(eval $(call LAB_FAST_PROGRAM,checker,textbook,$(TARGET)/checker))
 
-# The libraries the top labs are measured against (CUB, cuBLAS), in a program of their own,
-# for a GPU only: no lab program links them.
-# Its harness is not sealed (LAB_SEAL_OFF): no lab code runs in it, and cuBLAS sets itself up
+# The libraries the top labs are measured against (the manifests' library lines: CUB, cuBLAS),
+# each in a program of its own, checker/library/NAME.cu, for a GPU only: no lab program links them.
+# Their harness is not sealed (LAB_SEAL_OFF): no lab code runs in them, and cuBLAS sets itself up
 # when a launch function first calls it.
-LIBRARY_PROGRAM := $(TARGET)/checker/library/lab
-LIBRARY_HARNESS_OBJS := $(TARGET)/checker/library/harness.o $(filter-out $(TARGET)/common/harness.o,$(HARNESS_OBJS))
-$(TARGET)/checker/library/harness.o: common/harness.c common/*.h | tools
+LIBRARY_DIR := $(TARGET)/checker/library
+LIBRARY_PROGRAMS := $(addprefix $(LIBRARY_DIR)/,$(call lab_facts,library))
+LIBRARY_HARNESS_OBJS := $(TARGET)/checker/library-harness.o $(filter-out $(TARGET)/common/harness.o,$(HARNESS_OBJS))
+$(TARGET)/checker/library-harness.o: common/harness.c common/*.h | tools
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -DLAB_SEAL_OFF -c $< -o $@
-$(LIBRARY_PROGRAM): checker/library.cu common/lab.h common/lab_tasks.h $(LIBRARY_HARNESS_OBJS) | tools
+$(LIBRARY_DIR)/%: checker/library/%.cu common/lab.h $(GEN)/lab_generated.h $(LIBRARY_HARNESS_OBJS) | tools
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $(@D)/library.o
-	$(NVCC) $(NVCCFLAGS) $(@D)/library.o $(LIBRARY_HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
-LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAM))
-LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_PROGRAM))
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@.o
+	$(NVCC) $(NVCCFLAGS) $@.o $(LIBRARY_HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
+LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAMS))
+LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_DIR))
 
 # TREE=dir: `make check` checks the lab files of another folder laid out like labs/
 # (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree.
@@ -266,6 +304,14 @@ solutions: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-solutions)
 	$(call emu_diag_build,build-solutions)
 	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(LIBRARY_ARGS) $(SELECTED)
 
+# make todos [LAB=NN]: each lab's shipped TODO list, labs/NN-name/todos.shipped, from its skeleton
+# as it is now. Run it after changing a skeleton and commit the list with it: the checker lists a
+# student's unfinished TODOs from it, and tests/skeletons.sh fails while it is out of date.
+todos: $(CHECKER)
+	@for lab in $(SELECTED); do file=$$(tools/labs files | sed -n "s|^$$lab/||p"); \
+	    $(CHECKER) --todos-shipped labs/$$lab/$$file $$lab/$$file > labs/$$lab/todos.shipped.tmp && \
+	    mv labs/$$lab/todos.shipped.tmp labs/$$lab/todos.shipped && echo "labs/$$lab/todos.shipped" || exit 1; done
+
 # make sweep LAB=NN: every kernel of the lab's solution, and its library, timed over a range of
 # sizes on a GPU (n = 2^16..2^28, matrices 256..8192): build/sweep/sweep.csv, the table
 # build/sweep/sweep.md and a chart per lab, build/sweep/<lab>.svg.
@@ -282,8 +328,8 @@ sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
 
 # make readme-ladder RESULTS=FILE [LADDER_LABS="08 09"]: README.md's ladder table (between its
 # ladder markers) regenerated from a results JSON (make solutions JSON=FILE), by tools/ladder-table.
-# By default its labs are those with a library baseline in their row of checker/labs.c.
-LADDER_LABS ?= $(shell tools/lab-list library)
+# By default its labs are those with a library baseline in their manifest.
+LADDER_LABS ?= $(shell tools/labs library)
 readme-ladder:
 	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
 	@tools/setup ladder
@@ -292,6 +338,16 @@ readme-ladder:
 	     /<!-- ladder:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
 	@rm -f $(BUILD)/ladder.md.tmp
 	@echo "README.md: ladder table from $(RESULTS)"
+
+# make readme-labs: README.md's table of labs (between its labs markers) from the manifests.
+.PHONY: readme-labs
+readme-labs:
+	@mkdir -p $(BUILD)
+	@tools/labs readme-table > $(BUILD)/labs.md.tmp
+	@awk -v table=$(BUILD)/labs.md.tmp '/<!-- labs:begin/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
+	     /<!-- labs:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
+	@rm -f $(BUILD)/labs.md.tmp
+	@echo "README.md: table of labs from the manifests"
 
 # The project's tests, on any machine (no GPU needed):
 #  1. every lab and solution compiles and links with nvcc (and for the emulator),

@@ -6,27 +6,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lab_tasks.h"
+#include "lab_task.h"
 #include "labs.h"
-
-typedef enum {
-    DATA_RANDOM,   /* seeded, offset and scaled so hard-coded answers fail */
-    DATA_TEXTBOOK, /* ints 0..255, the book's rand() & 0xFF */
-    DATA_HALF      /* every float 0.5, the input of the float sum in source note 003 */
-} check_dataset;
 
 typedef struct {
     lab_sizes size;
     long long repeats;
-    check_dataset dataset;
     uint64_t seed;
-    /* inputs, owned by the case */
-    float *x, *a, *b;  /* sine: x; mat_add and matmul: a, b; float reduction: x */
-    int *ints;         /* int reduction */
-    int fast;          /* emulated by the lab's hook-free program: results and time, no diagnostics */
+    int timed_data; /* the timed case: its task's own data set where it has one (the textbook's) */
+    int timing;     /* the timed case's second set of inputs, for its timed runs */
+    void *in[LAB_MAX_INPUTS]; /* the inputs, as the task lists them; owned by the case */
+    int fast;       /* emulated by the lab's hook-free program: results and time, no diagnostics */
 } check_case;
 
-#define CHECK_MAX_CASES 8
+/* Cases a variant runs, at most (a task's size table with more rows fails to build its cases,
+ * saying so). */
+#define CHECK_MAX_CASES 32
 
 typedef struct {
     check_case cases[CHECK_MAX_CASES];
@@ -42,7 +37,8 @@ typedef struct {
 
 typedef enum { BACKEND_GPU, BACKEND_EMU } check_backend;
 
-/* Builds the cases of a variant and generates their inputs. Returns 0, or -1 out of memory. */
+/* Builds the cases of a variant and generates their inputs. Returns 0, or -1 out of memory or
+ * with more cases than CHECK_MAX_CASES (a message on stderr). */
 int cases_build(const check_variant *v, check_backend backend, uint64_t seed, check_case_set *set);
 /* The sizes of the timed case (of the first case where none is timed), no inputs drawn. */
 lab_sizes cases_timed_size(const check_variant *v, check_backend backend);
@@ -57,6 +53,9 @@ void cases_keep_timed(check_case_set *set);
 int cases_part(const check_case_set *set, int fast, check_case_set *part);
 /* Which program runs which case, one line: "diagnosed 1 1000 16384 (counted); fast 1048576". */
 void cases_marks(const check_variant *v, const check_case_set *set, int fast_built, char *out, size_t size);
+/* The sweep of a 1-D task: n from 2^16 to 2^28 in steps of 2x, the rest of the timed case's
+ * sizes kept (its block). How many, at most max. */
+int cases_sweep_n(const lab_sizes *timed, lab_sizes *out, int max);
 /* Writes the input file the lab program reads; 0 on success. */
 int cases_write_input(const check_variant *v, const check_case_set *set, const char *path);
 /* One line describing a case's size, e.g. "n=1000003 block=256" or "m=33 k=17 n=45". */

@@ -15,9 +15,9 @@
 
 static long long case_elements(const check_variant *v, const check_case *c)
 {
-    const lab_task_info *info = lab_task_find(v->task);
-    long long total = info ? info->output.count(&c->size) : 0;
-    for (int i = 0; info && i < info->input_count; i++)
+    const lab_task *info = v->task->lab;
+    long long total = info->output.count(&c->size);
+    for (int i = 0; i < info->input_count; i++)
         total += info->inputs[i].count(&c->size);
     return total;
 }

@@ -23,7 +23,7 @@ export PATH=$PATH:/usr/local/cuda/bin
     nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader
     nvcc --version | tail -n 1
 } | tee "$out/$step.log"
-make -j"$(nproc)" $([ "$step" = smoke ] && echo build-labs) build-solutions build/gpu/checker/library/lab build/checker/check > "$out/build-$step.log" 2>&1 ||
+make -j"$(nproc)" $([ "$step" = smoke ] && echo build-labs) build-solutions build/gpu/checker/library/cub build/gpu/checker/library/cublas build/checker/check > "$out/build-$step.log" 2>&1 ||
     { tail -n 30 "$out/build-$step.log"; exit 1; }
 timed() { # name command...: runs it, logs to OUTDIR/name.log, prints the exit status and the time
     local name=$1 start status

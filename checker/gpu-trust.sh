@@ -98,7 +98,7 @@ EOF
     GRADE_GPU=1 grader/sandbox --probe && echo "sandbox: bubblewrap works here" | tee -a "$out/$step.log"
     ;;
 solutions)
-    make -j"$(nproc)" build-solutions build/gpu/checker/library/lab build/checker/check BACKEND=gpu \
+    make -j"$(nproc)" build-solutions build/gpu/checker/library/cub build/gpu/checker/library/cublas build/checker/check BACKEND=gpu \
         >"$out/build-$step.log" 2>&1 || { tail -n 30 "$out/build-$step.log"; exit 1; }
     emu=$(prebuilt solutions)
     timed solutions make solutions BACKEND=gpu JSON="$out/solutions.json" ${emu:+EMU_DIAG_BUILD=$emu}

@@ -47,7 +47,7 @@ static int emulated_kernels_read_inputs(const check_variant *v, const labio_file
 {
     int64_t kernels = 0;
     char key[LABIO_NAME_MAX];
-    const lab_task_info *info = lab_task_find(v->task);
+    const lab_task *info = v->task->lab;
     if (labio_get_case_i64(out, c, LAB_MEASURED_PREFIX "kernels_launched", &kernels) != 0)
         return 1; /* not emulated */
     if (kernels == 0) {
@@ -55,7 +55,7 @@ static int emulated_kernels_read_inputs(const check_variant *v, const labio_file
                                 "computes the answer");
         return 0;
     }
-    for (int i = 0; info && !fast && i < info->input_count; i++) {
+    for (int i = 0; !fast && i < info->input_count; i++) {
         snprintf(key, sizeof key, "%s.%s", LABIO_UNLOADED, info->inputs[i].key);
         const labio_record *r = labio_find_case(out, c, key, LABIO_I64);
         const int64_t *unloaded = r && r->count == 2 ? (const int64_t *)r->data : NULL;

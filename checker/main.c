@@ -2,7 +2,10 @@
  *
  *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
  *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME] [--jobs N]
- *         [--view DIR [--view-build DIR]] LAB...
+ *         [--view DIR [--view-build DIR]] [--kit DIR] LAB...
+ *   check --todos-shipped SKELETON NAME    prints the skeleton's todos.shipped (make todos)
+ *   check --todo-regions FILE              prints FILE with each TODO region as one line
+ *                                          (tests/skeletons.sh)
  *
  * For every kernel variant of every lab named, the checker runs its stages
  * (stages.h): run, judge, diagnose, measure, then reports. Exit 0 only if every
@@ -32,16 +35,24 @@
 #include "report.h"
 #include "run.h"
 #include "stages.h"
+#include "text.h"
 #include "todos.h"
 #include "validate.h"
+
+/* The kit the checker was built in (the Makefile says where): its labs/ holds the shipped TODO
+ * lists. --kit DIR names another. */
+#ifndef CHECK_KIT
+#define CHECK_KIT "."
+#endif
 
 static void usage(void)
 {
     fprintf(stderr, "usage: check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder]\n"
                     "             [--profile] [--require-model] [--timed-only] [--fast] [--launcher] [--variant NAME] [--emu-build DIR]"
-                    " [--library PROGRAM] [--sweep CSV]"
+                    " [--library DIR] [--sweep CSV]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] [--jobs N]\n"
-                    "             [--view DIR [--view-build DIR]] LAB...\n"
+                    "             [--view DIR [--view-build DIR]] [--kit DIR] LAB...\n"
+                    "       check --todos-shipped SKELETON NAME | --todo-regions FILE\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
         fprintf(stderr, " %s", check_labs[i].dir);
@@ -184,7 +195,7 @@ static void prepare_judging(const check_options *opt, const check_lab *lab)
 {
     const check_variant *v = &lab->variants[0];
     check_case_set set;
-    if (check_variant_count(lab) < 2 ||
+    if (lab->variant_count < 2 ||
         cases_build(v, strcmp(opt->backend, "emu") == 0 ? BACKEND_EMU : BACKEND_GPU, opt->seed, &set) != 0)
         return;
     for (int c = 0; c < set.count; c++)
@@ -245,12 +256,14 @@ static void check_library(const check_options *opt, run_report *run, lab_report 
     library_opt.emu_build = NULL;
     library_opt.require_model = 0;
     library_opt.profile = 0;
-    if (access(opt->library, X_OK) != 0) {
-        fprintf(stderr, "check: no library program %s: the ladder has no library row\n", opt->library);
+    char program[1024];
+    snprintf(program, sizeof program, "%s/%s", opt->library, report->lab->library);
+    if (access(program, X_OK) != 0) {
+        fprintf(stderr, "check: no library program %s: the ladder has no library row\n", program);
         return;
     }
     report->library_variant = check_library_variant(report->lab);
-    check_variant_stages(&library_opt, run, opt->library, NULL, NULL, &report->library_variant, workdir,
+    check_variant_stages(&library_opt, run, program, NULL, NULL, &report->library_variant, workdir,
                          &report->library);
     report->library.checks[0] = '\0';
     report->has_library = 1;
@@ -281,8 +294,11 @@ static int sweep(const check_options *opt, run_report *run, const char **labs, i
     for (int l = 0; l < lab_count; l++) {
         lab_report *report = &run->labs[run->count++];
         char program[512];
-        memset(report, 0, sizeof *report);
-        report->lab = check_find_lab(labs[l]);
+        if (report_lab_init(report, check_find_lab(labs[l])) != 0) {
+            fprintf(stderr, "check: out of memory\n");
+            fclose(csv);
+            return 2;
+        }
         snprintf(program, sizeof program, "%s/%s/lab", opt->build, report->lab->dir);
         rows += stage_sweep(opt, run, report, program, workdir, csv);
     }
@@ -294,10 +310,14 @@ static int sweep(const check_options *opt, run_report *run, const char **labs, i
 
 int main(int argc, char **argv)
 {
-    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, NULL, 0, 0, 0, 0, 0, 0, 1, 1, 60.0, NULL, NULL};
+    check_options opt = {NULL, NULL, NULL, NULL, "gpu", NULL, NULL, 0, 0, 0, 0, 0, 0, 1, 1, 60.0, NULL, NULL, CHECK_KIT};
     static run_report run;
-    const char *labs[REPORT_MAX_LABS];
+    const char **labs = calloc((size_t)argc, sizeof *labs); /* the labs named: at most one an argument */
     int lab_count = 0, colour = isatty(1);
+    if (!labs) {
+        fprintf(stderr, "check: out of memory\n");
+        return 2;
+    }
     struct winsize terminal;
     /* the report wraps to the terminal; 80 columns into a file or a pipe */
     report_set_width(colour && ioctl(1, TIOCGWINSZ, &terminal) == 0 && terminal.ws_col > 0 ? terminal.ws_col : 80);
@@ -347,7 +367,13 @@ int main(int argc, char **argv)
             opt.view = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--view-build") == 0)
             opt.view_build = argv[++i];
-        else if (argv[i][0] != '-' && lab_count < REPORT_MAX_LABS)
+        else if (i + 1 < argc && strcmp(argv[i], "--kit") == 0)
+            opt.kit = argv[++i];
+        else if (i + 2 < argc && strcmp(argv[i], "--todos-shipped") == 0)
+            return todos_write_shipped(argv[i + 1], argv[i + 2], stdout) == 0 ? 0 : 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--todo-regions") == 0)
+            return todos_collapse(argv[i + 1], stdout) == 0 ? 0 : 1;
+        else if (argv[i][0] != '-')
             labs[lab_count++] = argv[i];
         else {
             usage();
@@ -380,6 +406,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (report_run_init(&run, lab_count) != 0) {
+        fprintf(stderr, "check: out of memory\n");
+        return 2;
+    }
     if (!mkdtemp(workdir)) {
         perror("check: mkdtemp");
         return 2;
@@ -401,17 +431,26 @@ int main(int argc, char **argv)
             if (access(emu_program, X_OK) != 0)
                 emu_program[0] = '\0';
         }
-        memset(report, 0, sizeof *report);
-        report->lab = lab;
+        if (report_lab_init(report, lab) != 0) {
+            fprintf(stderr, "check: out of memory\n");
+            nftw(workdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+            return 2;
+        }
         run.count++;
         snprintf(program, sizeof program, "%s/%s/lab", opt.build, lab->dir);
         /* On the emulator, the same lab file built without the access hooks, for the large cases. */
         snprintf(fast_program, sizeof fast_program, "%s-fast", program);
         int fast_built = strcmp(opt.backend, "emu") == 0 && access(fast_program, X_OK) == 0;
         snprintf(source, sizeof source, "%s/%s/%s", opt.tree, lab->dir, lab->source);
-        char lab_file[300];
-        snprintf(lab_file, sizeof lab_file, "%s/%s", lab->dir, lab->source);
-        todos_unfinished(lab_file, source, report->todos, sizeof report->todos);
+        /* The unfinished TODOs: the kit's shipped list (never the checked tree's files), against
+         * the file checked. */
+        char shipped[1200];
+        text todos = TEXT_EMPTY;
+        snprintf(shipped, sizeof shipped, "%s/labs/%s/todos.shipped", opt.kit, lab->dir);
+        if (todos_unfinished(shipped, source, &todos) > 0)
+            report->todos = todos.s;
+        else
+            text_free(&todos);
         report->correct = 1;
         if (opt.view && access(program, X_OK) != 0) {
             printf("%s: did not build\n", lab->dir);
@@ -424,9 +463,11 @@ int main(int argc, char **argv)
         int at_once = strcmp(opt.backend, "emu") == 0 && !opt.view && !opt.launcher ? jobs : 1;
         if (at_once > 1 && !only_variant)
             prepare_judging(&opt, lab);
-        variant_worker workers[CHECK_MAX_VARIANTS];
+        variant_worker *workers = calloc((size_t)at_once, sizeof *workers);
         int running = 0;
-        for (int i = 0; i < check_variant_count(lab); i++) {
+        if (!workers)
+            at_once = 1; /* one at a time, in this process */
+        for (int i = 0; i < lab->variant_count; i++) {
             if (only_variant && strcmp(only_variant, lab->variants[i].name) != 0)
                 continue;
             kernel_report *k = &report->kernels[report->count++];
@@ -447,6 +488,7 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i < running; i++)
             variant_collect(&run, &workers[i]);
+        free(workers);
         for (int i = 0; i < report->count; i++)
             report->correct &= report->kernels[i].correct;
         if (lab->library && opt.library && strcmp(opt.backend, "gpu") == 0 && !only_variant)

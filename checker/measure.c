@@ -7,6 +7,7 @@
 #include "pattern.h"
 #include "profile.h"
 #include "stages.h"
+#include "validate.h"
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -81,57 +82,67 @@ static void require_model_match(kernel_report *k)
     }
 }
 
-/* Rates of one timed size from a GPU time (the emulator's times are CPU times and would
- * mean nothing): GB/s of the compulsory DRAM bytes, GFLOP/s for matrix multiplication. */
-static void rates_of(const run_report *run, const check_variant *v, const check_case *cs, int has_model,
-                     const model_counts *model, timed_size *t)
+/* The blocks a reduction variant launches for the case (0 for other tasks): its compulsory bytes
+ * count one block sum each. (A correct one launched exactly these: the judge holds it to them.) */
+static long long blocks_of(const check_variant *v, const check_case *cs)
 {
+    return v->task->lab->reduction ? expected_reduction_blocks(v, cs->size.n, cs->size.block) : 0;
+}
+
+/* The case's compulsory DRAM bytes, from its task (every input read once, every output written
+ * once); 0 where the task says nothing of them. */
+static uint64_t compulsory_bytes(const check_variant *v, const check_case *cs, long long blocks)
+{
+    return v->task->compulsory_bytes ? v->task->compulsory_bytes(&cs->size, blocks) : 0;
+}
+
+/* Rates of one timed size from a GPU time (the emulator's times are CPU times and would
+ * mean nothing): GB/s of the task's compulsory DRAM bytes, GFLOP/s where arithmetic is the
+ * point of the task (matrix multiplication: 2 m n k, whoever computed it). */
+static void rates_of(const run_report *run, const check_variant *v, const check_case *cs, long long blocks,
+                     timed_size *t)
+{
+    uint64_t bytes = compulsory_bytes(v, cs, blocks);
     t->gbps = t->gflops = t->pct_peak = -1;
     if (t->time_ms <= 0)
         return;
-    if (has_model) {
-        t->gbps = model->dram_bytes_min / (t->time_ms * 1e6);
-    } else if (v->task == TASK_REDUCE_INT || v->task == TASK_REDUCE_FLOAT || v->task == TASK_SUM_INT) {
-        /* Not modelled (device-side recursion, a library): the input bytes over time. */
-        t->gbps = cs->size.n * 4.0 / (t->time_ms * 1e6);
-    }
-    if (v->task == TASK_MATMUL) {
-        /* GFLOP/s only where arithmetic is the point: 2 m n k, whoever computed it. */
-        t->gflops = 2.0 * (double)cs->size.m * (double)cs->size.n * (double)cs->size.k / (t->time_ms * 1e6);
+    if (bytes > 0)
+        t->gbps = (double)bytes / (t->time_ms * 1e6);
+    if (v->task->arithmetic && v->task->operations) {
+        t->gflops = (double)v->task->operations(&cs->size) / (t->time_ms * 1e6);
         t->pct_peak = run->peak_gflops > 0 ? 100.0 * t->gflops / run->peak_gflops : -1;
     } else if (t->gbps >= 0) {
         t->pct_peak = run->peak_gbps > 0 ? 100.0 * t->gbps / run->peak_gbps : -1;
     }
 }
 
-static void gpu_rates(const run_report *run, const check_variant *v, const check_case *cs, kernel_report *k)
+static void gpu_rates(const run_report *run, const check_variant *v, const check_case *cs, long long blocks,
+                      kernel_report *k)
 {
     timed_size t = {"", k->time_ms, -1, -1, -1, -1};
-    rates_of(run, v, cs, k->has_model, &k->model, &t);
+    rates_of(run, v, cs, blocks, &t);
     k->gbps = t.gbps;
     k->gflops = t.gflops;
     k->pct_peak = t.pct_peak;
     /* The inputs come from DRAM (the harness flushed the L2 cache): no kernel moves its
      * compulsory bytes faster than the DRAM peak. Such a time was not the kernel's. */
-    if (k->has_model && run->peak_gbps > 0 && k->gbps > 1.02 * run->peak_gbps) {
+    if (k->compulsory_bytes > 0 && run->peak_gbps > 0 && k->gbps > 1.02 * run->peak_gbps) {
         k->correct = 0;
         k->verdict = VERDICT_IMPOSSIBLE_TIME;
         snprintf(k->message, sizeof k->message,
                  "[impossible-time] %.4f ms for %llu compulsory DRAM bytes is %.0f GB/s, above the device's peak of "
                  "%.0f GB/s: the timed work was not the kernel's (did it run on another stream, or not at all?)",
-                 k->time_ms, (unsigned long long)k->model.dram_bytes_min, k->gbps, run->peak_gbps);
+                 k->time_ms, (unsigned long long)k->compulsory_bytes, k->gbps, run->peak_gbps);
     }
 }
 
 void measure_case(const run_report *run, const check_variant *v, const check_case_set *set, const run_outcome *o,
                   int c, timed_size *t)
 {
-    model_params p;
-    model_counts counts;
     const check_case *cs = &set->cases[c];
     cases_describe(v, cs, t->size, sizeof t->size);
     t->time_ms = median_spread(&o->out, c, LABIO_TIME_MS, &t->spread_pct);
-    rates_of(run, v, cs, model_for_case(run, v, cs, &p, &counts) == 0, &counts, t);
+    rates_of(run, v, cs, blocks_of(v, cs), t);
 }
 
 /* The other timed sizes (cases with timed runs before the timed case). */
@@ -155,6 +166,8 @@ void stage_measure(const check_options *opt, run_report *run, const char *progra
     const check_case *cs = &set->cases[set->timed];
     cases_describe(v, cs, k->size, sizeof k->size);
     k->has_model = model_for_case(run, v, cs, &k->params, &k->model) == 0;
+    k->compulsory_bytes = compulsory_bytes(v, cs, blocks_of(v, cs));
+    k->operations = v->task->operations ? v->task->operations(&cs->size) : 0;
     read_emulator_counts(&o->out, set->timed, &k->measured);
     if (opt->require_model && k->correct && k->has_model)
         require_model_match(k);
@@ -169,7 +182,7 @@ void stage_measure(const check_options *opt, run_report *run, const char *progra
             run->emu_kernel_ms += k->time_ms;
         }
     } else {
-        gpu_rates(run, v, cs, k);
+        gpu_rates(run, v, cs, blocks_of(v, cs), k);
         measure_also_timed(run, v, set, o, k);
     }
     if (opt->profile && k->correct && k->has_model && !emulated) {

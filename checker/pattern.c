@@ -4,18 +4,11 @@
 #include <string.h>
 
 #include "lab_counters.h"
-#include "lab_tasks.h"
 #include "labio_names.h"
 
 int pattern_model(const check_variant *v, const check_case *c, int sms, model_params *p, model_counts *counts)
 {
-    memset(p, 0, sizeof *p);
-    p->kernel = v->model;
-    p->elem_bytes = 4;
-    p->unroll = v->unroll > 0 ? v->unroll : 1;
-    p->tile = v->tile;
-    p->size = c->size;
-    p->sms = sms;
+    *p = model_params_of(v, &c->size, sms);
     return model_traffic(p, counts);
 }
 
@@ -38,22 +31,22 @@ static int in_band(uint64_t got, uint64_t model, double band)
     return (double)got <= hi && (double)got >= lo;
 }
 
-/* SGEMM's double buffering and tile choice (REQUIRES_DOUBLE_BUFFER, REQUIRES_SIZED_GRID): 1 and a
- * message when a case broke them. A double-buffered kernel waits at one barrier per K-tile (and
- * one before its loop); the single-stage kernel it grows from waits at two, so a kernel that
- * waits at more than one per K-tile plus two is single-staged, once there are three K-tiles or
- * more. The tiles are those the model picks for the size, the solution's rule (the lab file's
- * fills_gpu): the threads of the grid tell which. */
-static int sgemm_off(const check_variant *v, const check_case *cs, const labio_file *out, int c,
-                     const model_params *p, char *message, size_t size)
+/* Double buffering and a grid chosen by the size (NEED_DOUBLE_BUFFER, NEED_SIZED_GRID), against
+ * the launch the model gives for the case: 1 and a message when a case broke them. A
+ * double-buffered kernel waits at one barrier per K-tile (and one before its loop); the
+ * single-stage kernel it grows from waits at two, so a kernel that waits at more than one per
+ * K-tile plus two is single-staged, once there are three K-tiles or more. The grid is the one
+ * the model picks for the size: the threads launched tell which. */
+static int launch_off(const check_variant *v, const check_case *cs, const labio_file *out, int c,
+                      const model_params *p, char *message, size_t size)
 {
     long long threads = 0;
     int k_tile = 0;
     uint64_t got = 0;
-    if (model_sgemm_launch(p, &threads, &k_tile) != 0)
+    if (!(v->needs & (NEED_DOUBLE_BUFFER | NEED_SIZED_GRID)) || model_launch(p, &threads, &k_tile) != 0)
         return 0;
     long long steps = (cs->size.k + k_tile - 1) / k_tile;
-    if ((v->requires & REQUIRES_DOUBLE_BUFFER) && steps >= 3 && measured(out, c, "block_barriers_max", &got) == 0 &&
+    if ((v->needs & NEED_DOUBLE_BUFFER) && steps >= 3 && measured(out, c, "block_barriers_max", &got) == 0 &&
         got > (uint64_t)steps + 2) {
         snprintf(message, size, "[off-pattern] the results are right, but a block waited at %llu barriers for %lld "
                  "K-tiles of %d: two a K-tile, the single-stage loop. Double buffering waits at one a K-tile: "
@@ -61,43 +54,42 @@ static int sgemm_off(const check_variant *v, const check_case *cs, const labio_f
                  "other, so one __syncthreads() a step is enough", (unsigned long long)got, steps, k_tile);
         return 1;
     }
-    if ((v->requires & REQUIRES_SIZED_GRID) && measured(out, c, "threads_launched", &got) == 0 &&
+    if ((v->needs & NEED_SIZED_GRID) && measured(out, c, "threads_launched", &got) == 0 &&
         got != (uint64_t)threads) {
         snprintf(message, size, "[off-pattern] the results are right, but the kernels launched %llu threads where "
-                 "this size's tiles launch %lld: the tiles must follow the size (a grid of the large tiles that "
-                 "would leave SMs idle takes the 64x64 tiles instead; the lab file's fills_gpu, TODO 9)",
-                 (unsigned long long)got, threads);
+                 "this size's tiles launch %lld: the tiles must follow the size. The pattern: %s",
+                 (unsigned long long)got, threads, model_pattern(v->model));
         return 1;
     }
     return 0;
 }
 
-/* What the pattern must execute (REQUIRES_*): 1 and a message when a case did not. p: the
- * case's model (NULL when it has none). */
+/* What the pattern must execute (the variant's needs): 1 and a message when a case did not. p:
+ * the case's model parameters. */
 static int missing_feature(const check_variant *v, const check_case *cs, const labio_file *out, int c,
                            const model_params *p, char *message, size_t size)
 {
     uint64_t count = 0;
-    if (p && sgemm_off(v, cs, out, c, p, message, size))
+    if (launch_off(v, cs, out, c, p, message, size))
         return 1;
-    if ((v->requires & REQUIRES_SHUFFLE) && measured(out, c, "shfl_inst", &count) == 0 && count == 0) {
+    if ((v->needs & NEED_SHUFFLE) && measured(out, c, "shfl_inst", &count) == 0 && count == 0) {
         snprintf(message, size, "[off-pattern] the results are right, but the kernels made no warp shuffle: this "
                  "kernel's pattern is %s (__shfl_down_sync or another *_sync shuffle)", model_pattern(v->model));
         return 1;
     }
-    if ((v->requires & REQUIRES_SYNCWARP) && measured(out, c, "syncwarp_inst", &count) == 0 && count == 0 &&
+    if ((v->needs & NEED_SYNCWARP) && measured(out, c, "syncwarp_inst", &count) == 0 && count == 0 &&
         cs->size.n > 32) {
         snprintf(message, size, "[off-pattern] the results are right, but the kernels never called __syncwarp(): "
                  "this kernel's pattern is %s", model_pattern(v->model));
         return 1;
     }
     /* Loads in flight: an unrolled loop issues its int4 loads from as many code sites, each run as
-     * often as the others (REQUIRES_UNROLLED_LOADS: v->unroll of them; REQUIRES_LOADS_IN_FLIGHT:
+     * often as the others (NEED_UNROLLED_LOADS: v->unroll of them; NEED_LOADS_IN_FLIGHT:
      * two or more), once every thread's loop goes round at least once (n / 4 int4s over the
      * threads launched, unroll each). A rolled loop runs one site. */
     uint64_t threads = 0;
-    uint64_t sites_needed = (v->requires & REQUIRES_UNROLLED_LOADS) ? (uint64_t)v->unroll
-                            : (v->requires & REQUIRES_LOADS_IN_FLIGHT) ? 2 : 0;
+    uint64_t sites_needed = (v->needs & NEED_UNROLLED_LOADS) ? (uint64_t)v->unroll
+                            : (v->needs & NEED_LOADS_IN_FLIGHT) ? 2 : 0;
     if (sites_needed && measured(out, c, "threads_launched", &threads) == 0 && threads > 0 &&
         (uint64_t)cs->size.n / 4 >= threads * (uint64_t)v->unroll && measured(out, c, "wide_load_sites", &count) == 0 &&
         count < sites_needed) {
@@ -109,9 +101,9 @@ static int missing_feature(const check_variant *v, const check_case *cs, const l
                  (unsigned long long)sites_needed, model_pattern(v->model));
         return 1;
     }
-    int levels = v->task == TASK_NESTED_HELLO ? cs->size.max_depth > 1 && cs->size.threads > 1
-                                              : cs->size.n > cs->size.block;
-    if ((v->requires & REQUIRES_DEVICE_LAUNCH) && levels && measured(out, c, "device_launches", &count) == 0 &&
+    /* a case the pattern finishes in its first grid needs no launch from the device */
+    int levels = !v->model || !v->model->launches_from_device || v->model->launches_from_device(p);
+    if ((v->needs & NEED_DEVICE_LAUNCH) && levels && measured(out, c, "device_launches", &count) == 0 &&
         count == 0) {
         snprintf(message, size, "[off-pattern] the results are right, but no kernel launched another from the "
                  "device: this lab's pattern is %s", model_pattern(v->model));
@@ -131,7 +123,7 @@ int pattern_off(const check_lab *lab, const check_variant *v, const check_case *
     if (!lab || lab->pattern_band <= 0)
         return 0;
     int modelled = pattern_model(v, cs, (int)sms, &p, &model) == 0;
-    if (missing_feature(v, cs, out, c, modelled ? &p : NULL, message, size))
+    if (missing_feature(v, cs, out, c, &p, message, size))
         return 1;
     if (!modelled)
         return 0;

@@ -14,7 +14,8 @@ static const char *paint(int colour, const char *code) { return colour ? code : 
 #define DIM "\033[2m"
 #define RESET "\033[0m"
 
-static int is_matmul(const kernel_report *k) { return k->variant->task == TASK_MATMUL; }
+/* Its rate is GFLOP/s (arithmetic is the point of its task), not GB/s. */
+static int is_arithmetic(const kernel_report *k) { return k->variant->task->arithmetic; }
 
 /* A rate, or a dash right-aligned in `width` when it was not measured. */
 static void print_rate(FILE *out, const char *format, double value, int width)
@@ -143,35 +144,28 @@ static void print_ratios(FILE *out, const kernel_report *k)
     print_ratio(out, MEASURED_HAS(m, gld_sectors), m->gld_sectors, k->model.gld_sectors);
     print_ratio(out, MEASURED_HAS(m, gst_sectors), m->gst_sectors, k->model.gst_sectors);
     print_ratio(out, MEASURED_HAS(m, dram_read_bytes) && MEASURED_HAS(m, dram_write_bytes),
-                m->dram_read_bytes + m->dram_write_bytes, k->model.dram_bytes_min);
+                m->dram_read_bytes + m->dram_write_bytes, k->compulsory_bytes);
     fprintf(out, "\n");
 }
 
-/* For matrix multiplication: the source notes' latency model and the loads saved by tiles. */
-static void print_matmul_models(FILE *out, const lab_report *lab, int colour)
+/* The source notes' latency model, for the kernels whose model has it (the matmul ladder), and
+ * the loads each saves against the lab's first kernel that has it. */
+static void print_latency_notes(FILE *out, const lab_report *lab, int colour)
 {
-    const kernel_report *naive = NULL;
-    for (int i = 0; i < lab->count; i++)
-        if (lab->kernels[i].variant->model == MODEL_MATMUL_NAIVE && lab->kernels[i].has_model)
-            naive = &lab->kernels[i];
+    const kernel_report *first = NULL;
     for (int i = 0; i < lab->count; i++) {
         const kernel_report *k = &lab->kernels[i];
-        if (!k->has_model || k->variant->task != TASK_MATMUL)
+        char note[300];
+        if (!k->has_model || !k->variant->model->latency_note)
             continue;
-        long long n = k->params.size.m; /* the timed case is square */
-        if (k->variant->model == MODEL_MATMUL_NAIVE) {
-            fprintf(out, "  %slatency model of the source notes, N = %lld: naive = 2000*N + 1000 = %.0f cycles per element%s\n",
-                    paint(colour, DIM), n, seed_cycles_naive(n), paint(colour, RESET));
-        } else if (k->variant->model == MODEL_MATMUL_TILED) { /* the source notes model these two only */
-            double naive_cycles = seed_cycles_naive(n), tiled = seed_cycles_tiled(n, k->variant->tile);
-            fprintf(out, "  %slatency model of the source notes, N = %lld, T = %d: (2000 + 20 + 20*T) * N/T + 1000 = %.0f cycles "
-                         "(%.2f%% of naive)",
-                    paint(colour, DIM), n, k->variant->tile, tiled, 100.0 * tiled / naive_cycles);
-            if (naive && naive->model.gld_inst > 0)
-                fprintf(out, "; global load instructions %.1fx fewer than naive",
-                        (double)naive->model.gld_inst / (double)k->model.gld_inst);
-            fprintf(out, "%s\n", paint(colour, RESET));
-        }
+        k->variant->model->latency_note(&k->params, k->params.size.m, note, sizeof note); /* the timed case is square */
+        fprintf(out, "  %slatency model of the source notes, %s", paint(colour, DIM), note);
+        if (first && first->model.gld_inst > 0 && k->model.gld_inst > 0)
+            fprintf(out, "; global load instructions %.1fx fewer than %s",
+                    (double)first->model.gld_inst / (double)k->model.gld_inst, first->variant->name);
+        fprintf(out, "%s\n", paint(colour, RESET));
+        if (!first)
+            first = k;
     }
 }
 
@@ -265,7 +259,7 @@ static void print_lab(FILE *out, const run_report *run, const lab_report *lab, i
         print_count(out, k->has_model, k->model.gst_inst);
         print_count(out, k->has_model, k->model.gld_sectors);
         print_count(out, k->has_model, k->model.gst_sectors);
-        print_count(out, k->has_model, k->model.dram_bytes_min);
+        print_count(out, k->compulsory_bytes > 0, k->compulsory_bytes);
         fprintf(out, "\n");
         if (m->present) {
             fprintf(out, "  %-18s", m->source);
@@ -289,14 +283,14 @@ static void print_lab(FILE *out, const run_report *run, const lab_report *lab, i
                         (unsigned long long)m->max_thread_writes);
         }
     }
-    print_matmul_models(out, lab, colour);
+    print_latency_notes(out, lab, colour);
     if (lab->count > 0 && lab->kernels[0].checks[0])
         fprintf(out, "  %schecks: %s%s\n", paint(colour, DIM), lab->kernels[0].checks, paint(colour, RESET));
     for (int i = 1; i < lab->count; i++) /* a kernel whose cases ran otherwise (emulated: its own marks) */
         if (strcmp(lab->kernels[i].checks, lab->kernels[0].checks) != 0)
             fprintf(out, "  %schecks, %s: %s%s\n", paint(colour, DIM), lab->kernels[i].variant->name,
                     lab->kernels[i].checks, paint(colour, RESET));
-    if (!lab->correct && lab->todos[0])
+    if (!lab->correct && lab->todos)
         fprintf(out, "  %sunfinished in %s/%s:%s\n%s", paint(colour, BOLD), lab->lab->dir, lab->lab->source,
                 paint(colour, RESET), lab->todos); /* the path as the emulator's diagnostics name it */
     fprintf(out, "  %s%s%s\n", paint(colour, lab->correct ? GREEN : RED),
@@ -366,7 +360,7 @@ static void print_ladder(FILE *out, const run_report *run, int colour)
             for (int a = -1; a < k->also_count; a++) {
                 timed_size t = a < 0 ? main_timing(k) : k->also[a];
                 char rate[32];
-                if (is_matmul(k))
+                if (is_arithmetic(k))
                     snprintf(rate, sizeof rate, "%.0f GFLOP/s", t.gflops);
                 else
                     snprintf(rate, sizeof rate, "%.0f GB/s", t.gbps);
@@ -427,6 +421,21 @@ void report_append_lines(char *text, size_t size, const char *lines)
     }
     if (left_out && used + 64 < size)
         snprintf(text + used, size - used, "(%d more warning%s not shown)\n", left_out, left_out == 1 ? "" : "s");
+}
+
+int report_run_init(run_report *run, int labs)
+{
+    run->labs = calloc((size_t)(labs > 0 ? labs : 1), sizeof *run->labs);
+    run->count = 0;
+    return run->labs ? 0 : -1;
+}
+
+int report_lab_init(lab_report *report, const check_lab *lab)
+{
+    memset(report, 0, sizeof *report);
+    report->lab = lab;
+    report->kernels = calloc((size_t)(lab->variant_count > 0 ? lab->variant_count : 1), sizeof *report->kernels);
+    return report->kernels ? 0 : -1;
 }
 
 static int report_width = 80;
@@ -586,7 +595,7 @@ static json_t *json_kernel(json_build *b, const run_report *run, const lab_repor
     const measured_counts *m = &k->measured;
     json_t *o = json_object();
     set(b, o, "name", json_text(k->variant->name));
-    set(b, o, "task", json_text(lab_task_name(k->variant->task)));
+    set(b, o, "task", json_text(k->variant->task->lab->name));
     set(b, o, "ran", json_boolean(k->ran));
     set(b, o, "correct", json_boolean(k->correct));
     set(b, o, "verdict", json_text(k->ran ? verdict_name(k->verdict) : "not-run"));
@@ -628,8 +637,9 @@ static json_t *json_kernel(json_build *b, const run_report *run, const lab_repor
         set(b, model, "gst_sectors", json_count(k->model.gst_sectors));
         set(b, model, "gld_bytes", json_count(k->model.gld_bytes));
         set(b, model, "gst_bytes", json_count(k->model.gst_bytes));
-        set(b, model, "dram_bytes_min", json_count(k->model.dram_bytes_min));
-        set(b, model, "flops", json_count(k->model.flops));
+        /* (the task's, not the pattern's: kept here, where the schema has always had them) */
+        set(b, model, "dram_bytes_min", json_count(k->compulsory_bytes));
+        set(b, model, "flops", json_count(k->operations));
     }
     set(b, o, "model", model);
     json_t *measured = json_null();
@@ -672,7 +682,7 @@ int report_write_json(const char *path, const run_report *run)
         set(&b, o, "lab", json_text(lab->lab->dir));
         set(&b, o, "title", json_text(lab->lab->title));
         set(&b, o, "correct", json_boolean(lab->correct));
-        set(&b, o, "todos", json_text(lab->todos));
+        set(&b, o, "todos", json_text(lab->todos ? lab->todos : ""));
         json_t *kernels = json_array();
         for (int i = 0; i < lab->count; i++)
             append(&b, kernels, json_kernel(&b, run, lab, &lab->kernels[i]));

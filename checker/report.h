@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "labs.h"
+#include "task.h"
 #include "measured.h"
 #include "model.h"
 #include "verdict.h"
@@ -41,12 +42,15 @@ typedef struct {
     int has_model;
     model_params params; /* the timed case, as the model saw it */
     model_counts model;
+    uint64_t compulsory_bytes; /* the timed case's, from its task: every input read once, every
+                                  output written once (0: the task does not say) */
+    uint64_t operations;       /* the timed case's useful operations, from its task */
     measured_counts measured;
 } kernel_report;
 
 typedef struct {
     const check_lab *lab;
-    kernel_report kernels[CHECK_MAX_VARIANTS];
+    kernel_report *kernels; /* room for every variant of the lab (report_lab_init) */
     int count;
     /* On a GPU, the library's answer to the same cases, timed the same way (CUB, cuBLAS):
      * the last row of the lab's table, and the "% of library" column. */
@@ -54,10 +58,8 @@ typedef struct {
     kernel_report library;
     int has_library;
     int correct;
-    char todos[1024]; /* unfinished TODO(student) markers in the source, one per line */
+    char *todos; /* the unfinished TODO(student)s of the file checked, one per line (NULL: none) */
 } lab_report;
-
-#define REPORT_MAX_LABS 16
 
 typedef struct {
     char tree[32];     /* "labs" or "solutions" */
@@ -67,7 +69,7 @@ typedef struct {
     double peak_gbps, peak_gflops;
     char date[32];
     uint64_t seed;
-    lab_report labs[REPORT_MAX_LABS];
+    lab_report *labs; /* room for every lab named (report_run_init) */
     int count;
     /* the emulator's speed: lane accesses traced over the timed runs' time */
     uint64_t emu_lane_accesses;
@@ -78,6 +80,11 @@ typedef struct {
 #define LEGACY_WARP_HAZARD                                                                                         \
     "known hazard: this kernel is the textbook's volatile last warp, kept as the legacy pattern. It passes "      \
     "here, but since Volta it is a race; syncwarp8 and shuffle8 are the correct forms\n"
+
+/* Makes room for `labs` labs' reports in run (0, or -1 out of memory). */
+int report_run_init(run_report *run, int labs);
+/* Empties the lab's report and makes room for every variant of `lab` (0, or -1 out of memory). */
+int report_lab_init(lab_report *report, const check_lab *lab);
 
 /* Appends the lines of `lines` (each ending in a newline) to `text` (of `size` bytes), each
  * whole and once: a line already there is skipped, and where the rest does not fit, one line

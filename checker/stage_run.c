@@ -144,9 +144,9 @@ static const char *emulator_modes_differ(const labio_file *out, const check_vari
  * read back, the times, a margin for the text), so a program that writes more is stopped. */
 static unsigned long long results_bound(const check_variant *v, const check_case_set *set)
 {
-    const lab_task_info *info = lab_task_find(v->task);
+    const lab_task *info = v->task->lab;
     unsigned long long bytes = 1 << 20;
-    for (int c = 0; info && c < set->count; c++) {
+    for (int c = 0; c < set->count; c++) {
         const check_case *cs = &set->cases[c];
         /* the writers: two i64 per element and two texts of at most 32 KiB (common/harness.c) */
         bytes += 4ull * (unsigned long long)info->output.count(&cs->size) * 8 + 128 * 1024 + 64ull * (cs->repeats + 8);
@@ -170,16 +170,13 @@ static unsigned long long results_bound(const check_variant *v, const check_case
 
 unsigned long long stage_step_budget(const check_variant *v, const check_case_set *set)
 {
-    const lab_task_info *info = lab_task_find(v->task);
+    const lab_task *info = v->task->lab;
     unsigned long long most = 0;
     for (int c = 0; c < set->count; c++) {
         const check_case *cs = &set->cases[c];
-        unsigned long long need = 0;
-        if (info) {
-            need = (unsigned long long)info->output.count(&cs->size);
-            for (int i = 0; i < info->input_count; i++)
-                need += (unsigned long long)info->inputs[i].count(&cs->size);
-        }
+        unsigned long long need = (unsigned long long)info->output.count(&cs->size);
+        for (int i = 0; i < info->input_count; i++)
+            need += (unsigned long long)info->inputs[i].count(&cs->size);
         model_params p;
         model_counts m;
         if (pattern_model(v, cs, STEP_BUDGET_SMS, &p, &m) == 0 && (m.gld_bytes + m.gst_bytes) / 4 > need)

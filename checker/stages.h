@@ -20,11 +20,13 @@
 #include "labio.h"
 #include "report.h"
 #include "run.h"
+#include "task.h"
 
 typedef struct {
     const char *tree, *build, *json, *counters_csv, *backend;
     const char *emu_build; /* on a GPU: the emulator's build of the same lab files, for its diagnostics */
-    const char *library;   /* on a GPU: the library program (CUB, cuBLAS) timed beside labs that name one */
+    const char *library;   /* on a GPU: the folder of the library programs (CUB, cuBLAS: NAME as the manifest
+                              names it), timed beside the labs that name one */
     int ladder, profile, require_model, timed_only;
     int fast; /* skip the diagnose stage (timing runs only, never grading) */
     int launcher; /* --launcher: the programs are the grader's run-lab, which runs a tool inside its sandbox */
@@ -33,6 +35,7 @@ typedef struct {
     double timeout_s;
     const char *view;       /* --view DIR: the HTML reports go there (NULL: none) */
     const char *view_build; /* --view-build DIR: the emulator's programs, on a GPU (NULL: --build) */
+    const char *kit;        /* --kit DIR: the kit whose labs/ holds each lab's shipped TODO list */
 } check_options;
 
 typedef struct {

@@ -6,45 +6,20 @@
 #include <string.h>
 
 #include "stages.h"
+#include "task.h"
 
-/* The sizes of a task's sweep: n from 2^16 to 2^28 in steps of 2x for the 1-D tasks (the
- * block of the ladder's timed case), square matrices from 256 to 8192 in steps of 2x. */
+/* The sizes of a task's sweep, from its timed case's (the 1-D tasks: n from 2^16 to 2^28; square
+ * matrices from 256 to 8192), at most max; none where the task has no sweep. */
 static int sweep_sizes(const check_variant *v, lab_sizes *out, int max)
 {
-    int count = 0;
     lab_sizes base = cases_timed_size(v, BACKEND_GPU);
-    switch (v->task) {
-    case TASK_VEC_SINE:
-    case TASK_REDUCE_INT:
-    case TASK_REDUCE_FLOAT:
-    case TASK_SUM_INT:
-        for (int p = 16; p <= 28 && count < max; p++, count++) {
-            out[count] = base;
-            out[count].n = 1LL << p;
-        }
-        return count;
-    case TASK_MATMUL:
-        for (long long side = 256; side <= 8192 && count < max; side *= 2, count++) {
-            out[count] = base;
-            out[count].m = out[count].k = out[count].n = side;
-        }
-        return count;
-    case TASK_MAT_ADD:
-        for (long long side = 128; side <= 8192 && count < max; side *= 2, count++) {
-            out[count] = base;
-            out[count].rows = out[count].cols = side;
-        }
-        return count;
-    case TASK_NESTED_HELLO:
-        return 0;
-    }
-    return 0;
+    return v->task->sweep ? v->task->sweep(&base, out, max) : 0;
 }
 
 /* The size on the chart's x axis: elements, or the matrix side. */
 static long long sweep_x(const check_variant *v, const lab_sizes *s)
 {
-    return v->task == TASK_MATMUL ? s->m : v->task == TASK_MAT_ADD ? s->rows : s->n;
+    return v->task->sweep_x ? v->task->sweep_x(s) : s->n;
 }
 
 static int sweep_variant(const check_options *opt, run_report *run, const lab_report *lab, const check_variant *v,
@@ -83,8 +58,8 @@ static int sweep_variant(const check_options *opt, run_report *run, const lab_re
         printf("  %-26s %-26s %-28s %s", i == 0 ? lab->lab->dir : "", i == 0 ? (is_library ? lab->lab->library_title : v->name) : "",
                t.size, k.correct ? "" : verdict);
         if (k.correct)
-            printf("%10.4f ms %9.1f %s (spread %.1f%%)", t.time_ms, v->task == TASK_MATMUL ? t.gflops : t.gbps,
-                   v->task == TASK_MATMUL ? "GFLOP/s" : "GB/s", t.spread_pct);
+            printf("%10.4f ms %9.1f %s (spread %.1f%%)", t.time_ms, v->task->arithmetic ? t.gflops : t.gbps,
+                   v->task->arithmetic ? "GFLOP/s" : "GB/s", t.spread_pct);
         printf("\n");
         fflush(stdout);
         cases_free(&set);
@@ -97,11 +72,13 @@ int stage_sweep(const check_options *opt, run_report *run, lab_report *lab, cons
                 const char *workdir, FILE *csv)
 {
     int rows = 0;
-    for (int i = 0; i < check_variant_count(lab->lab); i++)
+    for (int i = 0; i < lab->lab->variant_count; i++)
         rows += sweep_variant(opt, run, lab, &lab->lab->variants[i], 0, program, workdir, csv);
     if (lab->lab->library && opt->library) {
+        char library[1024]; /* its program: checker/library/NAME.cu's, in the folder --library names */
+        snprintf(library, sizeof library, "%s/%s", opt->library, lab->lab->library);
         lab->library_variant = check_library_variant(lab->lab);
-        rows += sweep_variant(opt, run, lab, &lab->library_variant, 1, opt->library, workdir, csv);
+        rows += sweep_variant(opt, run, lab, &lab->library_variant, 1, library, workdir, csv);
     }
     return rows;
 }

@@ -1,84 +1,339 @@
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include "todos.h"
 
-#include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_text(const char *path)
+#define MARKER "TODO(student)"
+#define COLLAPSED "@@TODO region@@"
+
+/* A file as lines, each without its newline, byte for byte. */
+typedef struct {
+    char **line;
+    int count, room;
+} lines;
+
+static void lines_add(lines *l, const char *s, size_t n)
+{
+    if (l->count == l->room) {
+        l->room = l->room ? 2 * l->room : 256;
+        char **grown = realloc(l->line, (size_t)l->room * sizeof *grown);
+        if (!grown) {
+            fputs("checker: out of memory\n", stderr);
+            exit(2);
+        }
+        l->line = grown;
+    }
+    char *copy = malloc(n + 1);
+    if (!copy) {
+        fputs("checker: out of memory\n", stderr);
+        exit(2);
+    }
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    l->line[l->count++] = copy;
+}
+
+static void lines_free(lines *l)
+{
+    for (int i = 0; i < l->count; i++)
+        free(l->line[i]);
+    free(l->line);
+    memset(l, 0, sizeof *l);
+}
+
+/* Reads the file's lines; -1 when it cannot be opened. */
+static int read_lines(const char *path, lines *out)
 {
     FILE *f = fopen(path, "rb");
+    char *buffer = NULL;
+    size_t size = 0;
+    ssize_t got;
+    memset(out, 0, sizeof *out);
     if (!f)
-        return NULL;
-    size_t size = 0, used = 0;
-    char *text = NULL;
-    for (;;) {
-        if (used + 4096 + 2 > size) {
-            char *grown = realloc(text, size = 2 * size + 8192);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                return NULL;
-            }
-            text = grown;
-        }
-        size_t got = fread(text + used + 1, 1, 4096, f);
-        used += got;
-        if (got < 4096)
-            break;
-    }
+        return -1;
+    while ((got = getline(&buffer, &size, f)) > 0)
+        lines_add(out, buffer, (size_t)got - (buffer[got - 1] == '\n'));
+    free(buffer);
     fclose(f);
-    text[0] = '\n'; /* a newline first, so every line is found after one */
-    text[used + 1] = '\0';
-    return text;
+    return 0;
 }
 
-/* The line number (from 1) of the region's first line in `text` (read_text's), or 0 when its
- * lines, with their neighbours, are not there together. */
-static int find_region(const char *text, const shipped_todo *t)
+static int is_slide_marker(const char *line)
 {
-    size_t length = strlen(t->lines);
-    char *needle = malloc(length + 2);
-    if (!needle)
-        return 0;
-    needle[0] = '\n'; /* from a line's start */
-    memcpy(needle + 1, t->lines, length + 1);
-    const char *found = strstr(text, needle);
-    free(needle);
-    if (!found)
-        return 0;
-    int before = 0; /* the line before the region: the newlines up to its start */
-    for (const char *c = text; c <= found; c++)
-        before += *c == '\n';
-    return before + 1;
+    while (*line == ' ' || *line == '\t')
+        line++;
+    return strncmp(line, "// slide:", 9) == 0;
 }
 
-int todos_unfinished(const char *lab_file, const char *path, char *out, size_t size)
+/* Which lines belong to a TODO region: 1 for each. A comment counts from the line that has the
+ * marker and opens a comment it does not close, down to the line that closes it. */
+static char *mark_regions(const lines *l)
 {
-    const char *listed[64];
-    int count = 0;
-    size_t used = 0;
-    out[0] = '\0';
-    char *text = read_text(path);
-    if (!text)
-        return 0;
-    for (int i = 0; i < shipped_todo_count; i++) {
-        const shipped_todo *t = &shipped_todos[i];
-        if (strcmp(t->file, lab_file) != 0)
-            continue;
-        size_t label = strcspn(t->title, ":");
-        int repeated = 0;
-        for (int j = 0; j < count && !repeated; j++)
-            repeated = strncmp(listed[j], t->title, label) == 0 && listed[j][label] == ':';
-        int line = repeated ? 0 : find_region(text, t);
-        if (!line)
-            continue;
-        int written = snprintf(out + used, size - used, "    line %d: %s\n", line + t->offset, t->title);
-        if (written < 0 || (size_t)written >= size - used)
-            break;
-        used += (size_t)written;
-        if (count < 64)
-            listed[count++] = t->title;
+    char *in = calloc((size_t)l->count + 1, 1);
+    int in_comment = 0;
+    if (!in) {
+        fputs("checker: out of memory\n", stderr);
+        exit(2);
     }
-    free(text);
+    for (int i = 0; i < l->count; i++) {
+        const char *s = l->line[i];
+        in[i] = (char)in_comment;
+        if (!in_comment && strstr(s, MARKER)) {
+            in[i] = 1;
+            in_comment = strstr(s, "/*") && !strstr(s, "*/");
+        } else if (in_comment && strstr(s, "*/")) {
+            in_comment = 0;
+        }
+    }
+    return in;
+}
+
+/* ---- a TODO's label and its whole text, from the lines of its region ---- */
+
+/* The label number of a marker at `at` ("TODO(student) 3: ..."), or -1 when none follows it. */
+static int label_of(const char *at)
+{
+    at += strlen(MARKER);
+    if (*at != ' ' || !isdigit((unsigned char)at[1]))
+        return -1;
+    return atoi(at + 1);
+}
+
+/* Appends s[0..n) to t, runs of white space as one space. */
+static void append_words(text *t, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (isspace((unsigned char)s[i])) {
+            if (t->len > 0 && t->s[t->len - 1] != ' ')
+                text_append(t, " ", 1);
+        } else {
+            text_append(t, &s[i], 1);
+        }
+    }
+}
+
+/* The whole text of the comment whose marker is at column `at` of region line `first`: to the
+ * end of that comment (or of the region, where the comment runs past it). */
+static void todo_text(char *const *line, int first, int count, const char *at, text *out)
+{
+    text_clear(out);
+    int line_comment = 0;
+    const char *open = NULL;
+    for (const char *p = line[first]; p < at; p++) { /* the comment the marker is in */
+        if (p[0] == '/' && p[1] == '/' && !open)
+            line_comment = 1;
+        if (p[0] == '/' && p[1] == '*')
+            open = p;
+    }
+    for (int i = first; i < first + count; i++) {
+        const char *s = i == first ? at : line[i];
+        if (i > first) { /* a continuation line of a block comment: "   * more words" */
+            while (isspace((unsigned char)*s))
+                s++;
+            if (s[0] == '*' && s[1] != '/')
+                s++;
+        }
+        const char *end = line_comment ? NULL : strstr(s, "*/");
+        append_words(out, " ", 1);
+        append_words(out, s, end ? (size_t)(end - s) : strlen(s));
+        if (end || line_comment)
+            break;
+    }
+    while (out->len > 0 && out->s[out->len - 1] == ' ')
+        out->s[--out->len] = '\0';
+    if (out->len > 0 && out->s[0] == ' ')
+        memmove(out->s, out->s + 1, out->len--);
+}
+
+/* ---- the shipped list ---- */
+
+int todos_write_shipped(const char *path, const char *name, FILE *out)
+{
+    lines l;
+    if (read_lines(path, &l) != 0) {
+        fprintf(stderr, "check: cannot read %s\n", path);
+        return -1;
+    }
+    char *in = mark_regions(&l);
+    int regions = 0;
+    fprintf(out, "# %s as shipped: its TODO(student) regions, each with the line\n"
+                 "# before and the line after it. The checker lists a TODO as unfinished while these lines\n"
+                 "# are still together in the student's file. Written by `make todos`; tests/skeletons.sh\n"
+                 "# holds it to the skeleton.\n",
+            name);
+    for (int i = 0; i < l.count; i++) {
+        if (!in[i] || (i > 0 && in[i - 1]))
+            continue;
+        int end = i;
+        while (end < l.count && in[end])
+            end++;
+        fprintf(out, "region\n");
+        if (i > 0)
+            fprintf(out, "before\t%s\n", l.line[i - 1]);
+        for (int j = i; j < end; j++)
+            fprintf(out, "line\t%s\n", l.line[j]);
+        if (end < l.count)
+            fprintf(out, "after\t%s\n", l.line[end]);
+        regions++;
+    }
+    free(in);
+    lines_free(&l);
+    if (regions == 0) {
+        fprintf(stderr, "check: %s has no %s region\n", path, MARKER);
+        return -1;
+    }
+    return 0;
+}
+
+int todos_collapse(const char *path, FILE *out)
+{
+    lines all, l = {0};
+    if (read_lines(path, &all) != 0)
+        return -1;
+    for (int i = 0; i < all.count; i++) /* slide markers are no lines at all here */
+        if (!is_slide_marker(all.line[i]))
+            lines_add(&l, all.line[i], strlen(all.line[i]));
+    char *in = mark_regions(&l);
+    for (int i = 0; i < l.count; i++)
+        if (!in[i])
+            fprintf(out, "%s\n", l.line[i]);
+        else if (i == 0 || !in[i - 1])
+            fprintf(out, "%s\n", COLLAPSED);
+    free(in);
+    lines_free(&l);
+    lines_free(&all);
+    return 0;
+}
+
+/* ---- the unfinished list ---- */
+
+typedef struct {
+    lines body;             /* the region's lines */
+    int has_before, has_after;
+    char *before, *after;
+} shipped_region;
+
+typedef struct {
+    shipped_region *region;
+    int count;
+} shipped_list;
+
+static void shipped_free(shipped_list *s)
+{
+    for (int i = 0; i < s->count; i++) {
+        lines_free(&s->region[i].body);
+        free(s->region[i].before);
+        free(s->region[i].after);
+    }
+    free(s->region);
+    memset(s, 0, sizeof *s);
+}
+
+/* Reads a todos.shipped; -1 when it cannot be read or a line is not of its format. */
+static int read_shipped(const char *path, shipped_list *out)
+{
+    lines l;
+    memset(out, 0, sizeof *out);
+    if (read_lines(path, &l) != 0)
+        return -1;
+    int bad = 0;
+    shipped_region *r = NULL;
+    for (int i = 0; i < l.count && !bad; i++) {
+        const char *s = l.line[i], *tab = strchr(s, '\t');
+        size_t word = tab ? (size_t)(tab - s) : strlen(s);
+        if (s[0] == '#' || s[0] == '\0')
+            continue;
+        if (strcmp(s, "region") == 0) {
+            shipped_region *grown = realloc(out->region, (size_t)(out->count + 1) * sizeof *grown);
+            if (!grown) {
+                bad = 1;
+                break;
+            }
+            out->region = grown;
+            r = &out->region[out->count++];
+            memset(r, 0, sizeof *r);
+        } else if (!r || !tab) {
+            bad = 1;
+        } else if (word == 4 && strncmp(s, "line", 4) == 0 && !r->has_after) {
+            lines_add(&r->body, tab + 1, strlen(tab + 1));
+        } else if (word == 6 && strncmp(s, "before", 6) == 0 && !r->has_before && r->body.count == 0) {
+            r->has_before = 1;
+            r->before = strdup(tab + 1);
+        } else if (word == 5 && strncmp(s, "after", 5) == 0 && !r->has_after && r->body.count > 0) {
+            r->has_after = 1;
+            r->after = strdup(tab + 1);
+        } else {
+            bad = 1;
+        }
+    }
+    for (int i = 0; i < out->count && !bad; i++)
+        bad = out->region[i].body.count == 0 || (out->region[i].has_before && !out->region[i].before) ||
+              (out->region[i].has_after && !out->region[i].after);
+    lines_free(&l);
+    if (bad) {
+        shipped_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* The index in `file` of the region's first line where it and the lines around it still stand
+ * together; -1 when they do not. */
+static int find_region(const lines *file, const shipped_region *r)
+{
+    int n = r->body.count;
+    for (int p = 0; p + n <= file->count; p++) {
+        if (r->has_before ? p == 0 || strcmp(file->line[p - 1], r->before) != 0 : p != 0)
+            continue;
+        if (r->has_after ? p + n >= file->count || strcmp(file->line[p + n], r->after) != 0 : p + n != file->count)
+            continue;
+        int same = 1;
+        for (int j = 0; j < n && same; j++)
+            same = strcmp(file->line[p + j], r->body.line[j]) == 0;
+        if (same)
+            return p;
+    }
+    return -1;
+}
+
+int todos_unfinished(const char *shipped, const char *path, text *out)
+{
+    shipped_list list;
+    lines file;
+    if (read_shipped(shipped, &list) != 0)
+        return 0;
+    if (read_lines(path, &file) != 0) {
+        shipped_free(&list);
+        return 0;
+    }
+    int *listed = NULL, count = 0;
+    text whole = TEXT_EMPTY;
+    for (int i = 0; i < list.count; i++) {
+        const shipped_region *r = &list.region[i];
+        int at = find_region(&file, r);
+        if (at < 0)
+            continue;
+        for (int j = 0; j < r->body.count; j++) {
+            const char *marker = strstr(r->body.line[j], MARKER);
+            int label = marker ? label_of(marker) : -1, seen = 0;
+            for (int k = 0; k < count && !seen; k++)
+                seen = listed[k] == label;
+            if (label < 0 || seen)
+                continue;
+            int *grown = realloc(listed, (size_t)(count + 1) * sizeof *grown);
+            if (!grown)
+                break;
+            listed = grown;
+            listed[count++] = label;
+            todo_text(r->body.line, j, r->body.count - j, marker, &whole);
+            text_printf(out, "    line %d: %s\n", at + j + 1, text_str(&whole));
+        }
+    }
+    text_free(&whole);
+    free(listed);
+    lines_free(&file);
+    shipped_free(&list);
     return count;
 }

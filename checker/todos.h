@@ -1,25 +1,40 @@
-/* The TODO(student) regions a lab file still has as shipped: the "unfinished" list of the
- * report. A region counts as filled once its lines, with the line before and the line after,
- * are no longer together byte for byte in the file (its marker comment may stay). */
+/* The TODO(student) regions of a lab file: the one parser of them, for the three jobs that need
+ * it.
+ *
+ * A region is a run of adjacent lines, each either part of a comment that contains
+ * "TODO(student)" (from its first line to the line that closes it) or a line of code that
+ * carries "TODO(student)" in a comment (a placeholder the student replaces).
+ *
+ *   - the shipped list: `make todos` writes labs/NN-name/todos.shipped from the skeleton as
+ *     shipped (check --todos-shipped FILE): every region with the line before and the line
+ *     after it, byte for byte. It is committed; tests/skeletons.sh holds it to the skeleton.
+ *   - the report's "unfinished" list: a TODO is unfinished while its region and the lines
+ *     around it are still together, byte for byte, in the student's file. A region the
+ *     student filled (its placeholder changed, or code written after its comment) is not
+ *     listed, whether or not its marker comment is still there. The list comes from the
+ *     kit's shipped file, never from the student's own tree, so a tree with every TODO done
+ *     lists nothing and a kept marker comment lists nothing once its code is written.
+ *   - tests/skeletons.sh: the skeleton with each region collapsed into one line (check
+ *     --todo-regions FILE), to compare with the solution outside the regions. */
 #ifndef CHECKER_TODOS_H
 #define CHECKER_TODOS_H
 
-#include <stddef.h>
+#include <stdio.h>
 
-typedef struct {
-    const char *file;  /* "NN-name/file.cu", as under labs/ */
-    int offset;        /* of its marker line from the region's first line (a region may hold two) */
-    const char *title; /* "TODO(student) N: ..." as its first marker line says */
-    const char *lines; /* the line before, the region, the line after, each ending in \n */
-} shipped_todo;
+#include "text.h"
 
-/* Generated into the build folder by checker/shipped-todos.sh from the skeletons. */
-extern const shipped_todo shipped_todos[];
-extern const int shipped_todo_count;
+/* Writes the todos.shipped of the skeleton at `path` (named `name` in its header) to out. 0, or -1
+ * with a message on stderr when the file cannot be read or has no TODO region. */
+int todos_write_shipped(const char *path, const char *name, FILE *out);
 
-/* Lists the TODOs of `lab_file` ("NN-name/file.cu") still unfilled in the file at `path`, one
- * per line ("    line 57: TODO(student) 1: ..."), each label once, at its first unfilled
- * region; an empty list for a file that has none, or none shipped. Returns how many. */
-int todos_unfinished(const char *lab_file, const char *path, char *out, size_t size);
+/* Writes the file at `path` with its "// slide:" marker lines left out and each TODO region
+ * collapsed into the one line "@@TODO region@@". 0, or -1 when it cannot be read. */
+int todos_collapse(const char *path, FILE *out);
+
+/* Appends to `out` the TODOs of the shipped list at `shipped` still unfilled in the file at
+ * `path`: one line each, "    line 57: TODO(student) 1: " and the TODO's whole comment text,
+ * each label once, at its first unfilled region. Returns how many; 0 when either file cannot be
+ * read (a lab with no shipped list, a folder with no lab file) or the list is malformed. */
+int todos_unfinished(const char *shipped, const char *path, text *out);
 
 #endif

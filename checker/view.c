@@ -38,7 +38,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "inputs.h"
 #include "labio_names.h"
 #include "stages.h"
 #include "trace.h"
@@ -46,61 +45,11 @@
 
 /* ---- the small case drawn ---- */
 
-/* Sizes chosen to be drawn: a few blocks, a partial one where the task allows,
- * block 128 for reductions (4 warps: the timeline shows warps going idle). */
-static void view_size(lab_task task, lab_sizes *s)
-{
-    memset(s, 0, sizeof *s);
-    switch (task) {
-    case TASK_VEC_SINE: s->n = 1000, s->block = 128; break;
-    case TASK_MAT_ADD: s->rows = 17, s->cols = 33; break;
-    case TASK_MATMUL: s->m = 32, s->k = 32, s->n = 32; break;
-    case TASK_REDUCE_INT:
-    case TASK_REDUCE_FLOAT: s->n = 2048, s->block = 128; break;
-    case TASK_NESTED_HELLO: s->threads = 8, s->max_depth = 3; break;
-    case TASK_SUM_INT: s->n = 4096 + 3; break;
-    }
-}
-
+/* The small case drawn: its task's (a few blocks, a partial one where the task allows, block 128
+ * for reductions: 4 warps, so the timeline shows warps going idle), run once, untimed. */
 static int view_case(const check_variant *v, uint64_t seed, check_case_set *set)
 {
-    check_case *c = &set->cases[0];
-    memset(set, 0, sizeof *set);
-    set->count = 1;
-    set->timed = -1;
-    view_size(v->task, &c->size);
-    c->seed = seed * 7919u + 17u;
-    size_t n = (size_t)c->size.n;
-    switch (v->task) {
-    case TASK_VEC_SINE:
-        if (!(c->x = malloc(n * sizeof *c->x)))
-            return -1;
-        fill_floats(c->x, n, -8.0f, 8.0f, c->seed);
-        break;
-    case TASK_MAT_ADD:
-    case TASK_MATMUL: {
-        size_t na = v->task == TASK_MAT_ADD ? (size_t)(c->size.rows * c->size.cols) : (size_t)(c->size.m * c->size.k);
-        size_t nb = v->task == TASK_MAT_ADD ? na : (size_t)(c->size.k * c->size.n);
-        if (!(c->a = malloc(na * sizeof *c->a)) || !(c->b = malloc(nb * sizeof *c->b)))
-            return -1;
-        fill_floats(c->a, na, -1.0f, 1.0f, c->seed);
-        fill_floats(c->b, nb, -1.0f, 1.0f, c->seed + 1);
-        break;
-    }
-    case TASK_REDUCE_INT:
-    case TASK_SUM_INT:
-        if (!(c->ints = malloc(n * sizeof *c->ints)))
-            return -1;
-        fill_ints(c->ints, n, -100, 300, c->seed);
-        break;
-    case TASK_REDUCE_FLOAT:
-        if (!(c->x = malloc(n * sizeof *c->x)))
-            return -1;
-        fill_floats(c->x, n, -0.5f, 1.5f, c->seed);
-        break;
-    case TASK_NESTED_HELLO: break;
-    }
-    return 0;
+    return cases_build_sized(v, seed * 7919u + 17u, &v->task->view, 0, set);
 }
 
 /* ---- HTML helpers ---- */
@@ -1524,18 +1473,11 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
                 measured_add(&emu, i, (uint64_t)value);
         }
     }
-    model_params p;
     model_counts model;
-    memset(&p, 0, sizeof p);
-    memset(&model, 0, sizeof model);
-    p.kernel = v->model;
-    p.elem_bytes = 4;
-    p.unroll = v->unroll > 0 ? v->unroll : 1;
-    p.tile = v->tile;
-    p.size = d.set.cases[0].size;
     int64_t sms = 0; /* the whole sum's grid: the SMs of the machine that ran the drawn case */
-    if (o->have_output && labio_get_i64(&o->out, LABIO_DEVICE_SMS, &sms) == 0)
-        p.sms = (int)sms;
+    if (o->have_output)
+        labio_get_i64(&o->out, LABIO_DEVICE_SMS, &sms);
+    model_params p = model_params_of(v, &d.set.cases[0].size, (int)sms);
     int has_model = model_traffic(&p, &model) == 0;
 
     if (!d.have_trace) {
@@ -1747,7 +1689,7 @@ static void lab_summary(FILE *f, const lab_report *lab)
         fprintf(f, "</td></tr>");
     }
     fprintf(f, "</table>");
-    if (lab->todos[0]) {
+    if (lab->todos) {
         fprintf(f, "<p class='note' data-what='todos'>TODO(student) still in the file:</p><pre class='log'>");
         esc(f, lab->todos);
         fprintf(f, "</pre>");

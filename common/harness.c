@@ -39,6 +39,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include "lab.h"
+#include "lab_task.h"
 #include "labio.h"
 #include "labio_names.h"
 #include "lab_counters.h"
@@ -402,15 +403,15 @@ static void install_fault_handler(void)
 /* ---- one case ---------------------------------------------------------------------------- */
 
 typedef struct lab_case {
-    const lab_task_info *info;
+    const lab_task *info;
     lab_sizes size;
     int64_t repeats;
     /* host inputs (owned by the labio file) for the first run, then for the timed runs */
-    const void *host_in[2], *timing_in[2];
-    size_t in_count[2];
+    const void *host_in[LAB_MAX_INPUTS], *timing_in[LAB_MAX_INPUTS];
+    size_t in_count[LAB_MAX_INPUTS];
     /* device buffers: inputs as handed to the kernel, pristine copies, the output */
-    device_array in[2], pristine[2], out;
-    device_array scratch; /* the whole-sum task's LAB_SCRATCH_BYTES, zeroed once per case */
+    device_array in[LAB_MAX_INPUTS], pristine[LAB_MAX_INPUTS], out;
+    device_array scratch; /* the task's scratch_bytes, zeroed once per case */
     size_t out_count;
     unsigned int grid; /* blocks launched by the last reduction run */
 } lab_case;
@@ -494,9 +495,9 @@ static void setup_case(const labio_file *in, int c, lab_case *lc)
     }
     lc->out_count = (size_t)lc->info->output.count(&lc->size);
     device_array_alloc(&lc->out, array_bytes(&lc->info->output, lc->out_count), lc->info->output.key);
-    if (lc->info->task == TASK_SUM_INT) {
-        device_array_alloc(&lc->scratch, LAB_SCRATCH_BYTES, "scratch");
-        CUDA_CHECK(cudaMemset(lc->scratch.data, 0, LAB_SCRATCH_BYTES));
+    if (lc->info->scratch_bytes) {
+        device_array_alloc(&lc->scratch, lc->info->scratch_bytes, "scratch");
+        CUDA_CHECK(cudaMemset(lc->scratch.data, 0, lc->info->scratch_bytes));
     }
 }
 
@@ -511,7 +512,7 @@ static void switch_to_timing_inputs(lab_case *lc)
 
 static void free_case(lab_case *lc)
 {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < LAB_MAX_INPUTS; i++) {
         device_array_free(&lc->in[i]);
         device_array_free(&lc->pristine[i]);
     }
@@ -523,9 +524,11 @@ static void free_case(lab_case *lc)
  * there on a GPU too). */
 static int device_array_holds(const lab_case *lc, uintptr_t addr, char *what, size_t size)
 {
-    const device_array *arrays[] = {&lc->in[0], &lc->in[1], &lc->pristine[0], &lc->pristine[1], &lc->out, &lc->scratch};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        const device_array *a = arrays[i];
+    for (int i = 0; i < 2 * LAB_MAX_INPUTS + 2; i++) {
+        const device_array *a = i < LAB_MAX_INPUTS       ? &lc->in[i]
+                                : i < 2 * LAB_MAX_INPUTS ? &lc->pristine[i - LAB_MAX_INPUTS]
+                                : i == 2 * LAB_MAX_INPUTS ? &lc->out
+                                                          : &lc->scratch;
         if (a->data && addr >= (uintptr_t)a->data && addr - (uintptr_t)a->data < a->bytes) {
             snprintf(what, size, "byte %zu of the device array %s", (size_t)(addr - (uintptr_t)a->data), a->what);
             return 1;
@@ -578,38 +581,20 @@ static void flush_l2(void)
 #endif
 }
 
-/* Calls the launch function and checks the launch; returns what a reduction's launch function
- * returned. The work may still be running: finish_launch waits for it. */
+/* Calls the launch function, through its task, and checks the launch; returns what a reduction's
+ * launch function returned. The work may still be running: finish_launch waits for it. */
 static unsigned int start_launch(const lab_variant *v, lab_case *lc)
 {
-    unsigned int grid = 0;
-    void *a = lc->in[0].data, *b = lc->in[1].data, *out = lc->out.data;
-    const lab_sizes *s = &lc->size;
+    lab_launch_args args;
+    memset(&args, 0, sizeof args);
+    for (int i = 0; i < lc->info->input_count; i++)
+        args.in[i] = lc->in[i].data;
+    args.out = lc->out.data;
+    args.scratch = lc->scratch.data;
+    args.size = &lc->size;
     g_running_case = lc;
     g_in_launch = 1;
-    switch (lc->info->task) {
-    case TASK_VEC_SINE:
-        v->launch.vec_sine((const float *)a, (float *)out, (int)s->n, (int)s->block);
-        break;
-    case TASK_MAT_ADD:
-        v->launch.mat_add((const float *)a, (const float *)b, (float *)out, (int)s->rows, (int)s->cols);
-        break;
-    case TASK_MATMUL:
-        v->launch.matmul((const float *)a, (const float *)b, (float *)out, (int)s->m, (int)s->k, (int)s->n);
-        break;
-    case TASK_REDUCE_INT:
-        grid = v->launch.reduce_int((int *)a, (int *)out, (unsigned)s->n, (unsigned)s->block);
-        break;
-    case TASK_REDUCE_FLOAT:
-        grid = v->launch.reduce_float((float *)a, (float *)out, (unsigned)s->n, (unsigned)s->block);
-        break;
-    case TASK_NESTED_HELLO:
-        v->launch.nested_hello((int *)out, (int)s->max_depth, (unsigned)s->threads);
-        break;
-    case TASK_SUM_INT:
-        v->launch.sum_int((const int *)a, (long long *)out, s->n, lc->scratch.data);
-        break;
-    }
+    unsigned int grid = lc->info->launch(v->launch, &args);
     g_in_launch = 0;
     CHECK_LAUNCH();
     return grid;
@@ -776,8 +761,19 @@ static void save_inputs_after(FILE *out, int c, const lab_case *lc)
     }
 }
 
+/* The sum of n elements of an array on the host. */
+static double host_sum(const void *data, size_t n, lab_elem elem)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += elem == LAB_ELEM_F32 ? ((const float *)data)[i]
+                 : elem == LAB_ELEM_I32 ? ((const int *)data)[i]
+                                        : (double)((const long long *)data)[i];
+    return total;
+}
+
 /* The whole trip a program pays: copy the input in, run, copy the result out
- * (and, for reductions, add the block sums on the host). */
+ * (and, for sums, add the block sums on the host). */
 static double time_end_to_end(const lab_variant *v, lab_case *lc)
 {
     double start = now_ms();
@@ -786,36 +782,22 @@ static double time_end_to_end(const lab_variant *v, lab_case *lc)
     launch_case(v, lc);
     size_t count;
     void *host = fetch_output(lc, &count);
-    double total = 0;
-    if (lc->info->task == TASK_REDUCE_INT)
-        for (size_t i = 0; i < count; i++) total += ((const int *)host)[i];
-    else if (lc->info->task == TASK_SUM_INT)
-        total += (double)((const long long *)host)[0];
-    else if (lc->info->task == TASK_REDUCE_FLOAT)
-        for (size_t i = 0; i < count; i++) total += ((const float *)host)[i];
+    double total = lc->info->sums ? host_sum(host, count, lc->info->output.elem) : 0;
     double elapsed = now_ms() - start;
     g_sink += total; /* keeps the compiler from dropping the host sum */
     free(host);
     return elapsed;
 }
 
-/* The tasks that add up an array: the CPU's time for the same sum is worth showing. */
-static int is_sum(const lab_task_info *info) { return info->reduction || info->task == TASK_SUM_INT; }
-
 /* A plain CPU loop over the same data, for the "is the GPU worth it" comparison. */
 static double time_cpu_sum(const lab_case *lc)
 {
     double start = now_ms();
-    double sum = 0;
-    if (lc->info->task == TASK_REDUCE_INT || lc->info->task == TASK_SUM_INT)
-        for (size_t i = 0; i < lc->in_count[0]; i++) sum += ((const int *)lc->host_in[0])[i];
-    else
-        for (size_t i = 0; i < lc->in_count[0]; i++) sum += ((const float *)lc->host_in[0])[i];
-    g_sink += sum;
+    g_sink += host_sum(lc->host_in[0], lc->in_count[0], lc->info->inputs[0].elem);
     return now_ms() - start;
 }
 
-static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *v, const lab_task_info *info)
+static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *v, const lab_task *info)
 {
     lab_case lc;
 
@@ -907,12 +889,12 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
         for (int64_t r = 0; r < trip_runs; r++) {
             set_stage("case %d, end-to-end run %lld", c, (long long)r + 1);
             trips[r] = time_end_to_end(v, &lc);
-            if (is_sum(info))
+            if (info->sums)
                 cpu[r] = time_cpu_sum(&lc);
         }
         labio_put_case(out, c, LABIO_TIME_MS, LABIO_F64, times, (uint64_t)lc.repeats);
         labio_put_case(out, c, LABIO_E2E_MS, LABIO_F64, trips, (uint64_t)trip_runs);
-        if (is_sum(info))
+        if (info->sums)
             labio_put_case(out, c, LABIO_CPU_MS, LABIO_F64, cpu, (uint64_t)trip_runs);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
@@ -973,9 +955,10 @@ int main(int argc, char **argv)
 {
     const char *input = NULL, *variant_name = NULL;
     const lab_variant *variant = NULL;
-    const lab_task_info *info;
+    const lab_task *info = NULL;
+    const labio_record *task = NULL;
     char err[512], token[LAB_TOKEN_MAX + 2];
-    int64_t task = 0, cases = 0;
+    int64_t cases = 0;
 
     /* Before anything else, and before any lab code: faults are named, and on the emulator its
      * modes are read and device memory is closed to host code. */
@@ -988,7 +971,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) {
             for (int v = 0; v < lab_variant_count; v++)
-                printf("%s %s\n", lab_variants[v].name, lab_task_name(lab_variants[v].task));
+                printf("%s %s\n", lab_variants[v].name, lab_variants[v].task);
             return 0;
         } else if (i + 1 < argc && strcmp(argv[i], "--input") == 0) {
             input = argv[++i];
@@ -1018,18 +1001,21 @@ int main(int argc, char **argv)
     }
     if (labio_read_paged(input, &g_in, err, sizeof err) != 0)
         fail(EXIT_INPUT, "%s", err);
-    if (labio_get_i64(&g_in, LABIO_TASK, &task) != 0 || labio_get_i64(&g_in, LABIO_CASES, &cases) != 0 || cases < 1 ||
-        !(info = lab_task_find(task)))
-        fail(EXIT_INPUT, "input file %s has no task or no cases", input);
+    task = labio_find(&g_in, LABIO_TASK, LABIO_TEXT);
+    for (int t = 0; task && t < lab_task_count; t++)
+        if (strcmp(lab_tasks[t]->name, (const char *)task->data) == 0)
+            info = lab_tasks[t];
+    if (!info || labio_get_i64(&g_in, LABIO_CASES, &cases) != 0 || cases < 1)
+        fail(EXIT_INPUT, "input file %s has no task this program knows, or no cases", input);
 
     for (int v = 0; v < lab_variant_count; v++)
         if (strcmp(lab_variants[v].name, variant_name) == 0)
             variant = &lab_variants[v];
     if (!variant)
         fail(EXIT_MISSING, "the lab file has no variant named '%s' in its LAB_VARIANTS table", variant_name);
-    if ((int64_t)variant->task != task)
+    if (strcmp(variant->task, info->name) != 0)
         fail(EXIT_MISSING, "variant '%s' is a %s launch function, but the checker runs it as %s", variant_name,
-             lab_task_name(variant->task), lab_task_name((lab_task)task));
+             variant->task, info->name);
 
     labio_put_text(g_out, LABIO_VARIANT, variant_name);
     write_device_facts();

@@ -4,10 +4,10 @@
 #define LABIO_NAMES_H
 
 /* Input file */
-#define LABIO_TASK "task"   /* i64: a lab_task value */
+#define LABIO_TASK "task"   /* text: the task's name (tasks/NAME.c) */
 #define LABIO_CASES "cases" /* i64: number of cases */
 #define LABIO_REPEATS "repeats" /* per case, i64: timed runs (0: the case is only checked) */
-/* per case: i64 sizes (LAB_SIZE_KEYS in lab_tasks.h); the task's input arrays (LAB_TASKS),
+/* per case: i64 sizes (LAB_SIZE_KEYS in lab_task.h); the task's input arrays (its lab_task),
  * and for a timed case a second set, "timing.<array>", that the timed runs use */
 #define LABIO_TIMING_PREFIX "timing."
 

@@ -8,7 +8,8 @@
 //                               that holds a lab's answer lines, tools/handout/answers.mjs, is
 //                               withheld, with a note that says so)
 //   the results JSON            every measured number and table (default: the newest H100 report)
-//   checker/model.c             the seed's latency model (linked as it is)
+//   checker/models/matmul.c     the seed's latency model (linked as it is)
+//   tools/labs json             the labs and their titles, from their manifests
 //   slides/trace/               diagrams traced from the marked excerpts
 // and writes OUT/deck.md. Any missing input is an error that names it: no partial deck.
 //
@@ -64,9 +65,9 @@ function seedModel(root, buildDir, cases) {
   const exe = path.join(buildDir, 'seed_model');
   const cc = process.env.CC || 'cc';
   try {
-    execFileSync(cc, ['-std=c11', '-O2', '-Wall', '-Wextra', `-I${path.join(root, 'checker')}`, `-I${path.join(root, 'common')}`, path.join(root, 'slides/trace/seed_model.c'), path.join(root, 'checker/model.c'), '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(cc, ['-std=c11', '-O2', '-Wall', '-Wextra', `-I${path.join(root, 'checker')}`, `-I${path.join(root, 'common')}`, path.join(root, 'slides/trace/seed_model.c'), path.join(root, 'checker/models/matmul.c'), path.join(root, 'checker/model.c'), '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
-    throw new DeckError(`slides/trace/seed_model.c does not build against checker/model.c:\n${e.stderr}`);
+    throw new DeckError(`slides/trace/seed_model.c does not build against checker/models/matmul.c:\n${e.stderr}`);
   }
   return JSON.parse(execFileSync(exe, cases).toString());
 }
@@ -101,6 +102,14 @@ class Deck {
     const clauses = [...byFile.values()];
     if (clauses.length === 1) return one(clauses[0]);
     return clauses.map((c) => `lab${c.labs.length > 1 ? 's' : ''} ${c.labs.join(', ')}: ${one(c)}`).join('; ');
+  }
+
+  // The lab's manifest entry (tools/labs json): its title, summary, kernels.
+  manifest(labDir) {
+    this.manifests ??= manifestsOf(this.root);
+    const lab = this.manifests.find((l) => l.lab === labDir);
+    if (!lab) throw new DeckError(`no lab "${labDir}" (labs/NN-name/lab.manifest)`);
+    return lab;
   }
 
   labDirs() {
@@ -198,7 +207,7 @@ class Deck {
         fig = { svg: charts.floatTiming(rows), facts: {}, source: this.resultSource };
         break;
       }
-      case 'chart-seed': fig = { svg: charts.seedCost(this.seedModel().curve), facts: {}, source: 'seed_cycles_naive / seed_cycles_tiled of checker/model.c, run by slides/trace/seed_model.c (`make slides`)' }; break;
+      case 'chart-seed': fig = { svg: charts.seedCost(this.seedModel().curve), facts: {}, source: 'seed_cycles_naive / seed_cycles_tiled of checker/models/matmul.c, run by slides/trace/seed_model.c (`make slides`)' }; break;
       default: throw new DeckError(`unknown figure '${id}'`);
     }
     this.figures.set(id, fig);
@@ -311,7 +320,7 @@ class Deck {
       case 'source': return `<p class="src">Source: ${escHtml(this.resultSource).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>`;
       case 'results-file': return this.results.files.map((f) => `<code>${escHtml(path.relative(this.root, path.resolve(this.root, f)))}</code>`).join(', ');
       case 'command': return this.results.files.map((f) => `<code>${escHtml(commandOf(this.results.sources[this.results.report.labs.find((l) => this.results.sources[l.lab].file === f).lab]))}</code>`).join(', ');
-      case 'labtitle': return escHtml(labEntry(this.results, a[0] ?? labDir).title ?? a[0] ?? labDir);
+      case 'labtitle': return escHtml(this.manifest(a[0] ?? labDir).title);
       case 'size': return escHtml(kernelEntry(this.results, a[0], a[1]).size);
       case 'seed': { // the model's unit costs ({{seed global_cycles}}) or a case's field ({{seed percent:1024:16}})
         const [key, n, t] = a[0].split(':');
@@ -390,7 +399,7 @@ class Deck {
       const key = `${c.n}:${c.tile}`;
       lines.push(`| ${c.n} | ${c.tile} | ${numSpan(`data-seed="naive:${key}"`, c.naive, 0)} | ${numSpan(`data-seed="tiled:${key}"`, c.tiled, 0)} | ${numSpan(`data-seed="percent:${key}"`, c.percent, 2)}% |`);
     }
-    return lines.join('\n') + '\n\n<p class="src">Source: <code>seed_cycles_naive</code> and <code>seed_cycles_tiled</code> in checker/model.c, run by slides/trace/seed_model.c at build time.</p>';
+    return lines.join('\n') + '\n\n<p class="src">Source: <code>seed_cycles_naive</code> and <code>seed_cycles_tiled</code> in checker/models/matmul.c, run by slides/trace/seed_model.c at build time.</p>';
   }
 
   build(sectionsDir) {
@@ -412,8 +421,8 @@ footer: 'GPU lab kit${this.answersIn ? ' (student edition)' : ''} · numbers: ${
     parts.push(expandFile('intro.md'));
     parts.push(expandFile('model.md'));
     for (const labDir of this.labDirs()) {
-      // A lab's section lives with its solution (solutions/NN-name/slides.md), beside its
-      // rubric: adding a lab touches its own folders and the checker's table, nothing here.
+      // A lab's section lives with its solution (solutions/NN-name/slides.md): adding a lab
+      // touches its own folders and its manifest, nothing here.
       const file = `solutions/${labDir}/slides.md`;
       if (!fs.existsSync(path.join(this.root, file)))
         throw new DeckError(`labs/${labDir} has no section in the deck: write ${file} (idea, diagram, key code, what changed, numbers, questions; see slides/README.md)`);
@@ -425,7 +434,7 @@ footer: 'GPU lab kit${this.answersIn ? ' (student edition)' : ''} · numbers: ${
       }
       // A lab newer than the run the deck quotes: its section may quote nothing of the run until
       // a GPU run over every lab has it, and its first slide says that the numbers are missing.
-      const quotes = /\{\{\s*(table|num|speedup|compare|size|float-trip|labtitle)\b/.exec(text);
+      const quotes = /\{\{\s*(table|num|speedup|compare|size|float-trip)\b/.exec(text);
       if (quotes) labEntry(this.results, labDir); // the error that names the run to make
       const runFile = path.relative(this.root, path.resolve(this.root, this.results.file));
       const note = `\n\n<p class="src">No measured numbers for this lab here: ${escHtml(runFile)} has no run of it.</p>\n`;
@@ -439,9 +448,19 @@ footer: 'GPU lab kit${this.answersIn ? ' (student edition)' : ''} · numbers: ${
   }
 }
 
+// Every lab as its manifest describes it (tools/labs json), the textbook baseline left out.
+function manifestsOf(root) {
+  try {
+    return JSON.parse(execFileSync(path.join(root, 'tools/labs'), ['json'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString())
+      .filter((l) => !l.baseline);
+  } catch (e) {
+    throw new DeckError(`tools/labs could not read the labs' manifests:\n${e.stderr ?? e.message}`);
+  }
+}
+
 // The lab folders (labs/NN-name), in order.
 function labDirsOf(root) {
-  return fs.readdirSync(path.join(root, 'labs')).filter((d) => /^\d\d-/.test(d) && fs.statSync(path.join(root, 'labs', d)).isDirectory()).sort();
+  return manifestsOf(root).map((l) => l.lab);
 }
 
 async function main() {

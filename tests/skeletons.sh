@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves that every skeleton labs/NN-name/file.cu is its solution
 # solutions/NN-name/file.cu with the TODO regions emptied: outside them the two
-# files are identical, line for line.
+# files are identical, line for line; and that the lab's shipped TODO list,
+# labs/NN-name/todos.shipped, is the skeleton's (`make todos` writes it).
 #
 # The TODO regions of a skeleton (what the student writes) are
 #   - every comment that contains "TODO(student)", from its first line to the line
@@ -14,37 +15,18 @@
 # Region lines next to each other form one region. In the solution, each region
 # stands for one or more lines (the answer); everything else must be the same in
 # both files. Lines that are only a "// slide:" marker (for the lecture slides)
-# are ignored in both files.
+# are ignored in both files. The checker's parser finds the regions (checker/todos.c,
+# `check --todo-regions FILE`: the file with each region collapsed into one line), the
+# same one that writes the shipped lists and reads them back for a student's report.
 #
 # Prints one line per lab and "N passed, N failed" last; exits with the failures.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+checker=${BUILD:-build}/checker/check
+[[ -x $checker ]] || { echo "tests/skeletons.sh: no $checker: build it first (make $checker)" >&2; exit 2; }
 
 # Skeleton -> the same lines, each region collapsed into one line "@@TODO region@@".
-collapse() {
-    awk '
-        /^[[:space:]]*\/\/ slide:/ { next }
-        {
-            line = $0
-            region = in_comment
-            if (!in_comment && line ~ /TODO\(student\)/) {
-                region = 1
-                # a TODO comment that stays open past this line
-                if (line ~ /\/\*/ && line !~ /\*\//)
-                    in_comment = 1
-            } else if (in_comment && line ~ /\*\//) {
-                in_comment = 0
-            }
-            if (region) {
-                if (!last_region)
-                    print "@@TODO region@@"
-                last_region = 1
-            } else {
-                print line
-                last_region = 0
-            }
-        }' "$1"
-}
+collapse() { "$checker" --todo-regions "$1"; }
 
 passed=0
 failed=0
@@ -87,13 +69,20 @@ for dir in labs/[0-9][0-9]-*/; do
                 /^>/ { other++; if (first_line == "") { first_line = substr($0, 3); gsub(/^[ \t]+/, "", first_line) } next }
                 END { flush() }' || echo "tests/skeletons.sh: the comparison itself failed")
         fi
-        if [ -z "$problem" ]; then
+        stale=""
+        if ! cmp -s <("$checker" --todos-shipped "$skeleton" "$name" 2>&1) "$dir"todos.shipped; then
+            stale="${dir}todos.shipped is not this skeleton's TODO list: run make todos LAB=${lab%%-*} and commit it"
+        fi
+        if [ -z "$problem$stale" ]; then
             passed=$((passed + 1))
-            echo "  ok    $name: the solution outside its TODO regions"
+            echo "  ok    $name: the solution outside its TODO regions, its shipped TODO list"
         else
             failed=$((failed + 1))
-            echo "  FAIL  $name differs from $solution outside its TODO regions:"
-            sed 's/^/          /' <<<"$problem"
+            if [ -n "$problem" ]; then
+                echo "  FAIL  $name differs from $solution outside its TODO regions:"
+                sed 's/^/          /' <<<"$problem"
+            fi
+            [ -z "$stale" ] || echo "  FAIL  $stale"
         fi
     done
 done

@@ -25,7 +25,11 @@ static void test_model_matches_h100(void)
     long long n, block, rows, cols, m, k;
     unsigned long long gld, gst, gld_sec, gst_sec;
     int rows_checked = 0;
-    int seen[64][CHECK_MAX_VARIANTS] = {{0}}, lab_rows[64] = {0};
+    int **seen = calloc((size_t)check_lab_count, sizeof *seen); /* seen[lab][variant] */
+    int *lab_rows = calloc((size_t)check_lab_count, sizeof *lab_rows);
+    CU_ASSERT_FATAL(seen && lab_rows);
+    for (int l = 0; l < check_lab_count; l++)
+        CU_ASSERT_PTR_NOT_NULL_FATAL(seen[l] = calloc((size_t)check_labs[l].variant_count + 1, sizeof *seen[l]));
     FILE *f = fopen(FIXTURE, "r");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(line, sizeof line, f)); /* header */
@@ -38,8 +42,8 @@ static void test_model_matches_h100(void)
         const check_variant *v = check_find_variant(lab, variant);
         CU_ASSERT_PTR_NOT_NULL_FATAL(v);
         /* sms: the fixture's device, an H100 80GB HBM3 (SXM5), has 132 SMs */
-        model_params p = {v->model, 4, v->unroll, v->tile, {.m = m, .k = k, .n = n, .block = block, .rows = rows, .cols = cols},
-                          132};
+        lab_sizes size = {.m = m, .k = k, .n = n, .block = block, .rows = rows, .cols = cols};
+        model_params p = model_params_of(v, &size, 132);
         model_counts c;
         if (model_traffic(&p, &c) != 0)
             continue; /* not modelled (device-side recursion) */
@@ -62,10 +66,10 @@ static void test_model_matches_h100(void)
      * run yet (a new lab): its kernels are listed, not failed, until the run that adds its
      * rows; a lab with some rows must have them all. */
     for (int l = 0; l < check_lab_count; l++)
-        for (int i = 0; i < check_variant_count(&check_labs[l]); i++) {
+        for (int i = 0; i < check_labs[l].variant_count; i++) {
             const check_variant *v = &check_labs[l].variants[i];
-            model_params p = {v->model, 4, v->unroll, v->tile, {.m = 64, .k = 64, .n = 1024, .block = 256, .rows = 64, .cols = 64},
-                              132};
+            lab_sizes size = {.m = 64, .k = 64, .n = 1024, .block = 256, .rows = 64, .cols = 64};
+            model_params p = model_params_of(v, &size, 132);
             model_counts c;
             if (model_traffic(&p, &c) != 0 || seen[l][i])
                 continue;
@@ -78,6 +82,10 @@ static void test_model_matches_h100(void)
             }
         }
     CU_ASSERT_TRUE(rows_checked > 0);
+    for (int l = 0; l < check_lab_count; l++)
+        free(seen[l]);
+    free(seen);
+    free(lab_rows);
 }
 
 int add_fixture_tests(void)

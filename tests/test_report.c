@@ -133,8 +133,10 @@ static lab_report *h100_run(run_report *run, const char *lab_dir)
     strcpy(run->device, "NVIDIA H100 80GB HBM3");
     run->peak_gbps = 3352.3;
     run->peak_gflops = 66908;
+    CU_ASSERT_EQUAL_FATAL(report_run_init(run, 1), 0);
     run->count = 1;
-    run->labs[0].lab = check_find_lab(lab_dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(check_find_lab(lab_dir));
+    CU_ASSERT_EQUAL_FATAL(report_lab_init(&run->labs[0], check_find_lab(lab_dir)), 0);
     return &run->labs[0];
 }
 
@@ -148,7 +150,7 @@ static void test_json_report(void)
     lab_report *lab = h100_run(&run, "03-reduce-divergence");
     CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
     lab->count = 2;
-    strcpy(lab->todos, "    line 5: TODO(student) 1: \"quoted\"\n");
+    lab->todos = strdup("    line 5: TODO(student) 1: \"quoted\"\n");
     for (int i = 0; i < 2; i++) {
         kernel_report *k = &lab->kernels[i];
         k->variant = &lab->lab->variants[i];
@@ -317,10 +319,11 @@ static void test_uncoalesced_note(void)
     size_t size = 0;
     memset(&run, 0, sizeof run);
     strcpy(run.backend, "emu");
+    CU_ASSERT_EQUAL_FATAL(report_run_init(&run, 1), 0);
     run.count = 1;
     lab_report *lab = &run.labs[0];
-    lab->lab = check_find_lab("00-thread-indexing");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(check_find_lab("00-thread-indexing"));
+    CU_ASSERT_EQUAL_FATAL(report_lab_init(lab, check_find_lab("00-thread-indexing")), 0);
     lab->count = 2;
     lab->correct = 1;
     for (int i = 0; i < 2; i++) {
@@ -356,10 +359,11 @@ static void test_wrapped_to_width(void)
     memset(&run, 0, sizeof run);
     strcpy(run.backend, "emu");
     strcpy(run.tree, "labs");
+    CU_ASSERT_EQUAL_FATAL(report_run_init(&run, 1), 0);
     run.count = 1;
     lab_report *lab = &run.labs[0];
-    lab->lab = check_find_lab("03-reduce-divergence");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(lab->lab);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(check_find_lab("03-reduce-divergence"));
+    CU_ASSERT_EQUAL_FATAL(report_lab_init(lab, check_find_lab("03-reduce-divergence")), 0);
     lab->count = 1;
     kernel_report *k = &lab->kernels[0];
     k->variant = &lab->lab->variants[0];
@@ -368,7 +372,7 @@ static void test_wrapped_to_width(void)
     strcpy(k->size, "n=1048576");
     snprintf(k->message, sizeof k->message, "%s", message);
     snprintf(k->warnings, sizeof k->warnings, "emu: warning: %s\nknown hazard: the last line, kept whole\n", message);
-    strcpy(lab->todos, "    line 55: TODO(student) 1: this step adds the same pairs as reduce_neighbored\n");
+    lab->todos = strdup("    line 55: TODO(student) 1: this step adds the same pairs as reduce_neighbored\n");
     for (int width = 80; width >= 60; width -= 20) {
         report_set_width(width);
         FILE *out = open_memstream(&text, &size);

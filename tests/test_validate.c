@@ -11,9 +11,13 @@
 #include "labio.h"
 #include "labio_names.h"
 #include "labs.h"
+#include "task.h"
 #include "tests.h"
 #include "validate.h"
 #include "verdict.h"
+
+/* The tasks, as the labs' table names them (tasks/sum_int.c, tasks/matmul.c). */
+extern const check_task task_sum_int, task_matmul;
 
 static float poison_float(void)
 {
@@ -81,7 +85,7 @@ static void test_reduction_messages(void)
     memset(&cs, 0, sizeof cs);
     cs.size.n = 300;
     cs.size.block = 128;
-    cs.ints = data;
+    cs.in[0] = data;
     for (int i = 0; i < 300; i++)
         data[i] = (i * 37) % 101 - 50;
     for (int b = 0; b < 3; b++) {
@@ -132,7 +136,7 @@ static void test_matmul_messages(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
     CU_ASSERT_TRUE_FATAL(fd >= 0);
     memset(&cs, 0, sizeof cs);
-    cs.size.m = 2, cs.size.k = 3, cs.size.n = 2, cs.a = a, cs.b = b;
+    cs.size.m = 2, cs.size.k = 3, cs.size.n = 2, cs.in[0] = a, cs.in[1] = b;
     /* C = A (2x3) * B (3x2) */
     for (int r = 0; r < 2; r++)
         for (int col = 0; col < 2; col++) {
@@ -178,9 +182,9 @@ static void test_cases_deterministic(void)
     CU_ASSERT_TRUE(one.timed >= 0);
     int differs = 0, odd = 0, ones = 0;
     for (int c = 0; c < one.count; c++) {
-        CU_ASSERT_EQUAL(memcmp(one.cases[c].ints, two.cases[c].ints, (size_t)one.cases[c].size.n * sizeof(int)), 0);
+        CU_ASSERT_EQUAL(memcmp(one.cases[c].in[0], two.cases[c].in[0], (size_t)one.cases[c].size.n * sizeof(int)), 0);
         if (c != one.timed) /* the timed case uses the textbook's fixed data range */
-            differs |= memcmp(one.cases[c].ints, other.cases[c].ints, (size_t)one.cases[c].size.n * sizeof(int)) != 0;
+            differs |= memcmp(one.cases[c].in[0], other.cases[c].in[0], (size_t)one.cases[c].size.n * sizeof(int)) != 0;
         odd |= one.cases[c].size.n % one.cases[c].size.block != 0;
         ones |= one.cases[c].size.n == 1;
     }
@@ -205,9 +209,9 @@ static void test_sum_messages(void)
     check_verdict why;
     CU_ASSERT_TRUE_FATAL(fd >= 0);
     memset(&v, 0, sizeof v);
-    v.name = "sum", v.task = TASK_SUM_INT;
+    v.name = "sum", v.task = &task_sum_int;
     memset(&cs, 0, sizeof cs);
-    cs.size.n = 4, cs.ints = data;
+    cs.size.n = 4, cs.in[0] = data;
 
     long long answers[3] = {total, (long long)(int)(unsigned)(4000000000LL - 6), LAB_POISON_I64};
     for (int i = 0; i < 3; i++) {
@@ -258,21 +262,21 @@ static void test_matmul_sampled(void)
     int fd = mkstemp(path);
     CU_ASSERT_TRUE_FATAL(fd >= 0);
     memset(&v, 0, sizeof v);
-    v.name = "big", v.task = TASK_MATMUL;
+    v.name = "big", v.task = &task_matmul;
     memset(&cs, 0, sizeof cs);
     cs.size.m = cs.size.k = cs.size.n = side;
     cs.seed = 42;
-    cs.a = malloc((size_t)(side * side) * sizeof(float));
-    cs.b = calloc((size_t)(side * side), sizeof(float));
+    float *a = cs.in[0] = malloc((size_t)(side * side) * sizeof(float));
+    float *b = cs.in[1] = calloc((size_t)(side * side), sizeof(float));
     float *c = malloc((size_t)(side * side) * sizeof(float));
-    CU_ASSERT_TRUE_FATAL(cs.a && cs.b && c);
+    CU_ASSERT_TRUE_FATAL(a && b && c);
     for (long long i = 0; i < side * side; i++)
-        cs.a[i] = (float)(i % 97) - 48.0f;
+        a[i] = (float)(i % 97) - 48.0f;
     for (long long i = 0; i < side; i++)
-        cs.b[i * side + i] = 1.0f;
+        b[i * side + i] = 1.0f;
     /* 0: right; 1: an edge element wrong; 2: an inner element never written */
     for (int trial = 0; trial < 3; trial++) {
-        memcpy(c, cs.a, (size_t)(side * side) * sizeof(float));
+        memcpy(c, a, (size_t)(side * side) * sizeof(float));
         if (trial == 1)
             c[(side - 1) * side + 700] += 1.0f;
         if (trial == 2)
@@ -292,8 +296,8 @@ static void test_matmul_sampled(void)
         }
         labio_free(&out);
     }
-    free(cs.a);
-    free(cs.b);
+    free(a);
+    free(b);
     free(c);
     remove(path);
 }
@@ -329,35 +333,35 @@ static void test_matmul_reference_kept(void)
     check_case first, second;
     char message[1024];
     memset(&v, 0, sizeof v);
-    v.name = "kept", v.task = TASK_MATMUL;
+    v.name = "kept", v.task = &task_matmul;
     memset(&first, 0, sizeof first);
     first.size.m = first.size.k = first.size.n = side;
     second = first;
-    first.a = malloc((size_t)(side * side) * sizeof(float));
-    second.a = malloc((size_t)(side * side) * sizeof(float));
-    first.b = second.b = calloc((size_t)(side * side), sizeof(float));
+    float *a1 = first.in[0] = malloc((size_t)(side * side) * sizeof(float));
+    float *a2 = second.in[0] = malloc((size_t)(side * side) * sizeof(float));
+    float *b = first.in[1] = second.in[1] = calloc((size_t)(side * side), sizeof(float));
     float *c = malloc((size_t)(side * side) * sizeof(float));
-    CU_ASSERT_TRUE_FATAL(first.a && second.a && first.b && c);
+    CU_ASSERT_TRUE_FATAL(a1 && a2 && b && c);
     for (long long i = 0; i < side * side; i++) {
-        first.a[i] = (float)(i % 89) - 44.0f;
-        second.a[i] = first.a[i] + 1.0f;
+        a1[i] = (float)(i % 89) - 44.0f;
+        a2[i] = a1[i] + 1.0f;
     }
     for (long long i = 0; i < side; i++)
-        first.b[i * side + i] = 1.0f;
+        b[i * side + i] = 1.0f;
     validate_prepare(&v, &first);
-    memcpy(c, first.a, (size_t)(side * side) * sizeof(float));
+    memcpy(c, a1, (size_t)(side * side) * sizeof(float));
     CU_ASSERT_EQUAL(judge_matmul(&v, &first, c, message, sizeof message), 1);
     c[200 * side + 17] += 1.0f; /* the kept reference still finds a wrong element */
     CU_ASSERT_EQUAL(judge_matmul(&v, &first, c, message, sizeof message), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "(row 200, col 17)"));
     c[200 * side + 17] -= 1.0f; /* the first case's answer is wrong for the second */
     CU_ASSERT_EQUAL(judge_matmul(&v, &second, c, message, sizeof message), 0);
-    memcpy(c, second.a, (size_t)(side * side) * sizeof(float));
+    memcpy(c, a2, (size_t)(side * side) * sizeof(float));
     CU_ASSERT_EQUAL(judge_matmul(&v, &second, c, message, sizeof message), 1);
     CU_ASSERT_EQUAL(judge_matmul(&v, &first, c, message, sizeof message), 0);
-    free(first.a);
-    free(second.a);
-    free(first.b);
+    free(a1);
+    free(a2);
+    free(b);
     free(c);
 }
 
@@ -402,7 +406,7 @@ static void test_fast_cases(void)
     CU_ASSERT_EQUAL(diagnosed.counted, diagnosed.timed);
     CU_ASSERT_EQUAL(diagnosed.cases[0].size.n, 1);
     CU_ASSERT_EQUAL(fast.cases[fast.timed].size.n, set.cases[set.timed].size.n);
-    CU_ASSERT_PTR_EQUAL(fast.timing.ints, set.timing.ints); /* the timed runs' own inputs */
+    CU_ASSERT_PTR_EQUAL(fast.timing.in[0], set.timing.in[0]); /* the timed runs' own inputs */
     char marks[160];
     cases_marks(reduce, &set, 1, marks, sizeof marks);
     CU_ASSERT_PTR_NOT_NULL(strstr(marks, "(counted); fast 1048576"));

@@ -19,6 +19,8 @@
 
 enum { ROWS = 2, COLS = 4, COUNT = ROWS * COLS };
 
+extern const check_task task_mat_add; /* tasks/mat_add.c */
+
 /* A 2 x 4 matrix addition, each element written by its own thread of a 16 x 16 block. */
 typedef struct {
     check_variant v;
@@ -38,8 +40,8 @@ static void set_writer(add_case *t, int i, unsigned grid, unsigned site, unsigne
 static void add_case_init(add_case *t)
 {
     memset(t, 0, sizeof *t);
-    t->v.name = "mat_add", t->v.task = TASK_MAT_ADD;
-    t->cs.size.rows = ROWS, t->cs.size.cols = COLS, t->cs.a = t->a, t->cs.b = t->b;
+    t->v.name = "mat_add", t->v.task = &task_mat_add;
+    t->cs.size.rows = ROWS, t->cs.size.cols = COLS, t->cs.in[0] = t->a, t->cs.in[1] = t->b;
     for (int i = 0; i < COUNT; i++) {
         t->a[i] = 10.0f * (float)i + 5, t->b[i] = 1;
         t->c[i] = t->a[i] + t->b[i];

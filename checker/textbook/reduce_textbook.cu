@@ -211,12 +211,12 @@ unsigned int launch_template8(int *data, int *block_sums, unsigned int n, unsign
 }
 
 LAB_VARIANTS(
-    variant("neighbored", launch_neighbored),
-    variant("neighbored_less", launch_neighbored_less),
-    variant("interleaved", launch_interleaved),
-    variant("unrolling2", launch_unrolling2),
-    variant("unrolling4", launch_unrolling4),
-    variant("unrolling8", launch_unrolling8),
-    variant("unroll_warps8", launch_unroll_warps8),
-    variant("template8", launch_template8)
+    variant(reduce_int, "neighbored", launch_neighbored),
+    variant(reduce_int, "neighbored_less", launch_neighbored_less),
+    variant(reduce_int, "interleaved", launch_interleaved),
+    variant(reduce_int, "unrolling2", launch_unrolling2),
+    variant(reduce_int, "unrolling4", launch_unrolling4),
+    variant(reduce_int, "unrolling8", launch_unrolling8),
+    variant(reduce_int, "unroll_warps8", launch_unroll_warps8),
+    variant(reduce_int, "template8", launch_template8)
 )

@@ -1,4 +1,4 @@
-/* Lab 00: thread indexing in one and two dimensions.
+/* Lab 00: Thread indexing: 1-D and 2-D.
  *
  * Every thread runs the same kernel code; its block and thread indices are the
  * only thing that tells it which element is its own. One thread per element:
@@ -60,6 +60,6 @@ void launch_mat_add(const float *a, const float *b, float *c, int rows, int cols
 }
 
 LAB_VARIANTS(
-    variant("sine", launch_sine),
-    variant("mat_add", launch_mat_add)
+    variant(vec_sine, "sine", launch_sine),
+    variant(mat_add, "mat_add", launch_mat_add)
 )

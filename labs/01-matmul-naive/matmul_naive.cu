@@ -1,4 +1,4 @@
-/* Lab 01: naive matrix multiplication.
+/* Lab 01: Matrix multiplication from global memory.
  *
  * C (m x n) = A (m x k) * B (k x n), all row-major floats, any sizes >= 1.
  *
@@ -40,5 +40,5 @@ void launch_naive(const float *a, const float *b, float *c, int m, int k, int n)
 }
 
 LAB_VARIANTS(
-    variant("naive", launch_naive)
+    variant(matmul, "naive", launch_naive)
 )

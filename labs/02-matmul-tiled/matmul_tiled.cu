@@ -1,4 +1,4 @@
-/* Lab 02: tiled matrix multiplication in shared memory.
+/* Lab 02: Matrix multiplication with shared-memory tiles.
  *
  * C (m x n) = A (m x k) * B (k x n), all row-major floats, any sizes >= 1.
  * One thread per element of C in every kernel; they differ in where the
@@ -102,7 +102,7 @@ void launch_tiled(const float *a, const float *b, float *c, int m, int k, int n)
 }
 
 LAB_VARIANTS(
-    variant("naive", launch_naive),
-    variant("tiled16", launch_tiled<16>),
-    variant("tiled32", launch_tiled<32>)
+    variant(matmul, "naive", launch_naive),
+    variant(matmul, "tiled16", launch_tiled<16>),
+    variant(matmul, "tiled32", launch_tiled<32>)
 )

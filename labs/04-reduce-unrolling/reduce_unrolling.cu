@@ -1,4 +1,4 @@
-/* Lab 04: parallel reduction, unrolling data blocks.
+/* Lab 04: Reduction: unrolling data blocks.
  *
  * Lab 03 ended with the interleaved kernel: each block adds up blockDim.x
  * consecutive elements. Here each block owns UNROLL "data blocks" of
@@ -97,8 +97,8 @@ unsigned int launch_unrolling(int *data, int *block_sums, unsigned int n, unsign
 }
 
 LAB_VARIANTS(
-    variant("interleaved", launch_interleaved),
-    variant("unrolling2", launch_unrolling<2>),
-    variant("unrolling4", launch_unrolling<4>),
-    variant("unrolling8", launch_unrolling<8>)
+    variant(reduce_int, "interleaved", launch_interleaved),
+    variant(reduce_int, "unrolling2", launch_unrolling<2>),
+    variant(reduce_int, "unrolling4", launch_unrolling<4>),
+    variant(reduce_int, "unrolling8", launch_unrolling<8>)
 )

@@ -1,4 +1,4 @@
-/* Lab 05: parallel reduction, unrolling the last warp, templates and shuffles.
+/* Lab 05: Reduction: warp unrolling, templates, shuffles.
  *
  * Every kernel here starts like lab 04's unrolling8: block b owns the
  * 8 * blockDim.x elements from b * blockDim.x * 8 on, and each thread first
@@ -328,10 +328,10 @@ unsigned int launch_shuffle8(int *data, int *block_sums, unsigned int n, unsigne
 }
 
 LAB_VARIANTS(
-    variant("unrolling8", launch_unrolling8),
-    variant("unroll_warps8", launch_unroll_warps8),
-    variant("complete_unroll8", launch_complete_unroll8),
-    variant("template8", launch_template8),
-    variant("syncwarp8", launch_syncwarp8),
-    variant("shuffle8", launch_shuffle8)
+    variant(reduce_int, "unrolling8", launch_unrolling8),
+    variant(reduce_int, "unroll_warps8", launch_unroll_warps8),
+    variant(reduce_int, "complete_unroll8", launch_complete_unroll8),
+    variant(reduce_int, "template8", launch_template8),
+    variant(reduce_int, "syncwarp8", launch_syncwarp8),
+    variant(reduce_int, "shuffle8", launch_shuffle8)
 )

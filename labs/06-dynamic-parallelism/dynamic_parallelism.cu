@@ -1,4 +1,4 @@
-/* Lab 06: dynamic parallelism (kernels that launch kernels).
+/* Lab 06: Dynamic parallelism (CUDA 12+).
  *
  * Built with -rdc=true and linked with -lcudadevrt (the top-level Makefile
  * does both for this lab). CUDA 12+ gives you CDP2, the only form of dynamic
@@ -109,6 +109,6 @@ unsigned int launch_recursive(int *data, int *block_sums, unsigned int n, unsign
 }
 
 LAB_VARIANTS(
-    variant("nested_hello", launch_nested_hello),
-    variant("recursive", launch_recursive)
+    variant(nested_hello, "nested_hello", launch_nested_hello),
+    variant(reduce_int, "recursive", launch_recursive)
 )

@@ -1,4 +1,4 @@
-/* Lab 08: reduction at the memory limit: the whole sum in 64 bits.
+/* Lab 08: Reduction at the memory limit: the whole sum in 64 bits.
  *
  * The top of the reduction ladder. Every kernel here computes the WHOLE sum
  * of n ints on the GPU, as one 64-bit integer in *total: no block sums for
@@ -261,9 +261,9 @@ void launch_atomic_total(const int *data, long long *total, long long n, void *s
 }
 
 LAB_VARIANTS(
-    variant("grid_stride", launch_grid_stride),
-    variant("vector4", launch_vector4),
-    variant("single_pass", launch_single_pass),
-    variant("unrolled4", launch_unrolled4),
-    variant("atomic_total", launch_atomic_total)
+    variant(sum_int, "grid_stride", launch_grid_stride),
+    variant(sum_int, "vector4", launch_vector4),
+    variant(sum_int, "single_pass", launch_single_pass),
+    variant(sum_int, "unrolled4", launch_unrolled4),
+    variant(sum_int, "atomic_total", launch_atomic_total)
 )

@@ -1,4 +1,4 @@
-// Charts drawn by gnuplot (SVG) from the results JSON and from checker/model.c's seed model.
+// Charts drawn by gnuplot (SVG) from the results JSON and from checker/models/matmul.c's seed model.
 // The data go to gnuplot inline ($data << EOD), so what is plotted is exactly what was read.
 import { execFileSync } from 'node:child_process';
 import { DeckError } from './results.mjs';
@@ -106,7 +106,7 @@ set ytics nomirror
 set grid ytics lc rgb '#dddddd'
 set key at graph 0.99,graph 0.8 right top opaque box
 ${g.setup}
-plot $data using ($1-0.2):2:xtic(4) with boxes lc rgb '#2b6cb0' title 'model (checker/model.c)'${measuredPlot}
+plot $data using ($1-0.2):2:xtic(4) with boxes lc rgb '#2b6cb0' title 'model (checker/models/)'${measuredPlot}
 `);
 }
 

@@ -1,5 +1,5 @@
-/* seed_model: the source notes' latency model for tiled matmul, from checker/model.c as it is.
- * Prints JSON: the per-access costs the model implies, the figures for each (N, T) given on
+/* seed_model: the source notes' latency model for tiled matmul, from checker/models/matmul.c as
+ * it is. Prints JSON: the per-access costs the model implies, the figures for each (N, T) given on
  * the command line, and cycles per element over a range of N for the deck's chart.
  *
  *   seed_model N:T [N:T ...]
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model.h"
+#include "models/matmul.h"
 
 int main(int argc, char **argv)
 {

@@ -1,4 +1,4 @@
-/* Lab 03: parallel reduction and warp divergence.
+/* Lab 03: Reduction: warp divergence.
  *
  * Every kernel here sums an int array the same way: each block adds up its
  * blockDim.x consecutive elements in place and writes the total to
@@ -102,7 +102,7 @@ unsigned int launch_interleaved(int *data, int *block_sums, unsigned int n, unsi
 }
 
 LAB_VARIANTS(
-    variant("neighbored", launch_neighbored),
-    variant("neighbored_less", launch_neighbored_less),
-    variant("interleaved", launch_interleaved)
+    variant(reduce_int, "neighbored", launch_neighbored),
+    variant(reduce_int, "neighbored_less", launch_neighbored_less),
+    variant(reduce_int, "interleaved", launch_interleaved)
 )

@@ -1,4 +1,4 @@
-/* Lab 07: float reduction: rounding, copies and the CPU.
+/* Lab 07: Float reduction: rounding, copies and the CPU.
  *
  * The per-block sums of labs 03 to 05, now over a float array: each block
  * adds up the elements it owns and writes one float to
@@ -141,7 +141,7 @@ unsigned int launch_shuffle8_float(float *data, float *block_sums, unsigned int 
 }
 
 LAB_VARIANTS(
-    variant("neighbored_float", launch_neighbored_float),
-    variant("interleaved_float", launch_interleaved_float),
-    variant("shuffle8_float", launch_shuffle8_float)
+    variant(reduce_float, "neighbored_float", launch_neighbored_float),
+    variant(reduce_float, "interleaved_float", launch_interleaved_float),
+    variant(reduce_float, "shuffle8_float", launch_shuffle8_float)
 )

@@ -1,4 +1,4 @@
-/* Lab 09: SGEMM, register tiling: from tiles to the library.
+/* Lab 09: SGEMM: register tiling, from tiles to the library.
  *
  * C (m x n) = A (m x k) * B (k x n), all row-major floats, any sizes >= 1.
  * FP32 only: every product is an ordinary float multiply-add on the FP32 units,
@@ -38,6 +38,10 @@
  *
  * The kernels of rungs 2 to 6 mark their pointers __restrict__: A, B and C never
  * overlap, so the compiler may keep loaded values and reorder loads past stores.
+ *
+ * The tile shapes (BLOCKTILE_1D, BLOCKTILE_2D, TUNED_TILES, SMALL_TILES, BIG_TILES)
+ * and FILL_PERCENT are the define lines of this lab's lab.manifest, which lab.h
+ * makes macros here: the checker's traffic model reads the same values.
  */
 #include "lab.h"
 
@@ -183,7 +187,8 @@ sgemm_blocktile_1d(const float *__restrict__ a, const float *__restrict__ b, flo
 
 void launch_blocktile_1d(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    constexpr int BM = 64, BN = 64, BK = 8, TM = 8;
+    constexpr int shape[] = {BLOCKTILE_1D}; /* BM, BN, BK, TM: lab.manifest defines the shapes */
+    constexpr int BM = shape[0], BN = shape[1], BK = shape[2], TM = shape[3];
     dim3 grid(ceil_div(n, BN), ceil_div(m, BM));
     if (full_tiles(m, k, n, BM, BK, BN))
         sgemm_blocktile_1d<BM, BN, BK, TM, true><<<grid, BM * BN / TM>>>(a, b, c, m, k, n);
@@ -262,7 +267,8 @@ sgemm_blocktile_2d(const float *__restrict__ a, const float *__restrict__ b, flo
 
 void launch_blocktile_2d(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
+    constexpr int shape[] = {BLOCKTILE_2D}; /* BM, BN, BK, TM, TN: lab.manifest defines the shapes */
+    constexpr int BM = shape[0], BN = shape[1], BK = shape[2], TM = shape[3], TN = shape[4];
     constexpr int THREADS = (BM / TM) * (BN / TN);
     dim3 grid(ceil_div(n, BN), ceil_div(m, BM));
     if (full_tiles(m, k, n, BM, BK, BN))
@@ -401,7 +407,8 @@ sgemm_vectorized(const float *__restrict__ a, const float *__restrict__ b, float
 
 void launch_vectorized(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
+    constexpr int shape[] = {BLOCKTILE_2D}; /* BM, BN, BK, TM, TN: lab.manifest defines the shapes */
+    constexpr int BM = shape[0], BN = shape[1], BK = shape[2], TM = shape[3], TN = shape[4];
     constexpr int THREADS = (BM / TM) * (BN / TN);
     dim3 grid(ceil_div(n, BN), ceil_div(m, BM));
     if (full_tiles(m, k, n, BM, BK, BN))
@@ -516,7 +523,7 @@ __device__ __forceinline__ void store_warp_tile(float *c, int m, int n, int bloc
 
 /* The tuned configuration of rungs 5 and 6: 128x128 block tiles, BK = 8, 8 warps
  * of 32x64 each made of 2 sub-tiles of 32x32, thread tiles of 8x4. */
-typedef WarpTiles<128, 128, 8, 32, 64, 2, 8, 4> Tuned;
+typedef WarpTiles<TUNED_TILES> Tuned; /* lab.manifest defines the shapes */
 
 /* ----------------------------------------------------------- 5. warptile ---- */
 
@@ -643,15 +650,16 @@ void launch_double_buffer(const float *a, const float *b, float *c, int m, int k
  * multiply-adds per block as Tuned's. Its A tile's rows are padded by 4 floats:
  * the transposed stores of a warp then fall in twice as many banks (measured on
  * the H100 at 1024^3: 0.77x cuBLAS unpadded, 0.93x padded). */
-typedef WarpTiles<64, 64, 16, 32, 32, 1, 8, 4, 4, 4> Small;
+typedef WarpTiles<SMALL_TILES> Small;
 
-/* Whether a grid of W's tiles over an m x n C keeps the GPU busy: at least 90% of
- * the blocks the SMs can hold at once (W::MIN_BLOCKS each). */
+/* Whether a grid of W's tiles over an m x n C keeps the GPU busy: at least
+ * FILL_PERCENT percent of the blocks the SMs can hold at once (W::MIN_BLOCKS each;
+ * lab.manifest defines FILL_PERCENT). */
 template <class W>
 static bool fills_gpu(int m, int n)
 {
     long long blocks = (long long)ceil_div(m, W::BM) * ceil_div(n, W::BN);
-    return blocks * 10 >= (long long)lab_sm_count() * W::MIN_BLOCKS * 9;
+    return blocks * 100 >= (long long)lab_sm_count() * W::MIN_BLOCKS * FILL_PERCENT;
 }
 
 void launch_sized_tiles(const float *a, const float *b, float *c, int m, int k, int n)
@@ -670,7 +678,7 @@ void launch_sized_tiles(const float *a, const float *b, float *c, int m, int k, 
  * (16x8 results). Per step a lane loads 4 + 2 float4 for 128 multiply-adds
  * (Tuned: 2 + 2 for 64), and each barrier covers twice the work per block. The
  * multiply-adds run in paired-serpentine order (warp_tile_step). */
-typedef WarpTiles<256, 128, 8, 64, 64, 2, 8, 4, 1> Big;
+typedef WarpTiles<BIG_TILES> Big;
 
 void launch_big_tiles(const float *a, const float *b, float *c, int m, int k, int n)
 {
@@ -681,12 +689,12 @@ void launch_big_tiles(const float *a, const float *b, float *c, int m, int k, in
 }
 
 LAB_VARIANTS(
-    variant("tiled32", launch_tiled32),
-    variant("blocktile_1d", launch_blocktile_1d),
-    variant("blocktile_2d", launch_blocktile_2d),
-    variant("vectorized", launch_vectorized),
-    variant("warptile", launch_warptile),
-    variant("double_buffer", launch_double_buffer),
-    variant("sized_tiles", launch_sized_tiles),
-    variant("big_tiles", launch_big_tiles)
+    variant(matmul, "tiled32", launch_tiled32),
+    variant(matmul, "blocktile_1d", launch_blocktile_1d),
+    variant(matmul, "blocktile_2d", launch_blocktile_2d),
+    variant(matmul, "vectorized", launch_vectorized),
+    variant(matmul, "warptile", launch_warptile),
+    variant(matmul, "double_buffer", launch_double_buffer),
+    variant(matmul, "sized_tiles", launch_sized_tiles),
+    variant(matmul, "big_tiles", launch_big_tiles)
 )

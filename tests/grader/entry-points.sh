@@ -50,9 +50,8 @@ make --no-print-directory autograder LAB=03 AUTOGRADER="$work/autograder.zip" BU
 result "make autograder LAB=03 writes the zip" $? "see $work/package.log"
 ag=$work/ag
 mkdir -p "$ag/source" && (cd "$ag/source" && unzip -q "$work/autograder.zip")
-check "the zip has setup.sh and run_autograder at its root; of solutions/ only lab 03's rubric" "unzip -l" \
-    bash -c "[[ -x '$ag/source/setup.sh' && -x '$ag/source/run_autograder' &&
-        \$(cd '$ag/source/kit/solutions' && find . ! -type d) == ./03-reduce-divergence/rubric ]]"
+check "the zip has setup.sh and run_autograder at its root, and no solutions/" "unzip -l" \
+    bash -c "[[ -x '$ag/source/setup.sh' && -x '$ag/source/run_autograder' && ! -e '$ag/source/kit/solutions' ]]"
 AUTOGRADER_ROOT=$ag bash "$ag/source/setup.sh" >"$work/setup.log" 2>&1
 result "setup.sh installs and builds (tools/setup, make grade-tools)" $? "see $work/setup.log"
 cp "$ag/source/run_autograder" "$ag/run_autograder"

@@ -371,14 +371,13 @@ result "without a working sandbox make grade refuses" \
     "$([[ $status != 0 && ! -e $work/refused/grades.csv ]] && grep -q "SANDBOX=none" "$work/refused.log"; echo $?)" \
     "exit $status; see $work/refused.log"
 
-# ---- every lab's rubric (solutions/NN-name/rubric) names the checker's kernels ----
-# (a lab without one is graded with the default, every kernel 10 points: nothing to check)
-for lab in $(cd labs && ls -d [0-9][0-9]-*); do
-    [[ -f solutions/$lab/rubric ]] || { echo "  note  $lab has no rubric: the default"; continue; }
+# ---- every lab's rubric (from its manifest: tools/labs rubric) names the checker's kernels ----
+for lab in $(tools/labs list); do
     mkdir -p "$work/stub/$lab" && printf '#!/bin/sh\nexit 3\n' >"$work/stub/$lab/lab" && chmod +x "$work/stub/$lab/lab"
     "$BUILD/checker/check" --tree labs --build "$work/stub" --backend emu --json "$work/stub/$lab.json" --timeout 5 \
         "$lab" >/dev/null 2>&1
-    msg=$("$BUILD/grader/grade-report" rubric-check --rubric "solutions/$lab/rubric" --report "$work/stub/$lab.json")
+    tools/labs rubric "$lab" >"$work/stub/$lab.rubric"
+    msg=$("$BUILD/grader/grade-report" rubric-check --rubric "$work/stub/$lab.rubric" --report "$work/stub/$lab.json")
     result "rubric ${lab%%-*} names exactly the checker's kernels" $? "$msg"
 done
 

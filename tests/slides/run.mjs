@@ -173,7 +173,7 @@ attempt('the formula on the cost-model slide', () => {
   const fNaive = new Function('N', 'g', 's', `return ${js(naive)};`), fTiled = new Function('N', 'T', 'g', 's', `return ${js(tiled)};`);
   const cases = JSON.parse(execFileSync(path.join(out, 'seed_model'), ['4:2', '1024:16', '1000:32', '17:5']).toString()).cases;
   const off = cases.filter((c) => fNaive(c.n, g, s) !== c.naive || fTiled(c.n, c.tile, g, s) !== c.tiled);
-  check(`the slide's formula (g = ${g}, s = ${s}) gives checker/model.c's cycles in ${cases.length} cases`, off.length === 0 && g > 0 && s > 0, JSON.stringify(off));
+  check(`the slide's formula (g = ${g}, s = ${s}) gives checker/models/matmul.c's cycles in ${cases.length} cases`, off.length === 0 && g > 0 && s > 0, JSON.stringify(off));
 });
 
 // ---- 4. code excerpts ----
@@ -199,7 +199,7 @@ attempt('every code listing is the marked lines of solutions/', () => {
 // A copy of what the generator reads, for the tests that change inputs.
 function copyTree() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'slides-test-'));
-  for (const p of ['solutions', 'labs', 'checker', 'common', 'docs/results', 'slides/generate.mjs', 'slides/lib', 'slides/sections', 'slides/trace', 'slides/theme.css'])
+  for (const p of ['solutions', 'labs', 'checker', 'common', 'tasks', 'tools/labs', 'docs/results', 'slides/generate.mjs', 'slides/lib', 'slides/sections', 'slides/trace', 'slides/theme.css'])
     fs.cpSync(path.join(root, p), path.join(tmp, p), { recursive: true });
   return tmp;
 }
@@ -247,6 +247,8 @@ attempt('a lab folder without a section is a build error', () => {
   const tmp = copyTree();
   try {
     fs.mkdirSync(path.join(tmp, 'labs/10-new-lab'));
+    fs.writeFileSync(path.join(tmp, 'labs/10-new-lab/new.cu'), '');
+    fs.writeFileSync(path.join(tmp, 'labs/10-new-lab/lab.manifest'), 'title A new lab\nfile new.cu\ntask matmul\nvariant first 10 model=none\n');
     const r = generate(['--out', path.join(tmp, 'out')], tmp);
     check('a new lab without a section: the build fails and names the file to write', r.status !== 0 && r.stderr.includes('solutions/10-new-lab/slides.md'), r.stderr.trim());
   } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
