@@ -41,16 +41,8 @@
 #include "labio_names.h"
 #include "stages.h"
 #include "trace.h"
+#include "view.h"
 #include "verdict.h"
-
-/* ---- the small case drawn ---- */
-
-/* The small case drawn: its task's (a few blocks, a partial one where the task allows, block 128
- * for reductions: 4 warps, so the timeline shows warps going idle), run once, untimed. */
-static int view_case(const check_variant *v, uint64_t seed, check_case_set *set)
-{
-    return cases_build_sized(v, seed * 7919u + 17u, &v->task->view, 0, set);
-}
 
 /* ---- HTML helpers ---- */
 
@@ -1309,51 +1301,6 @@ static void warning_notes(FILE *f, const page *pg, const warning_lines *w)
     }
 }
 
-/* The drawn run of one kernel variant: its small case, the program's outcome, its trace. */
-typedef struct {
-    check_case_set set;
-    run_outcome o;
-    int started, have_trace;
-    char err[sizeof ((run_outcome *)0)->error], size[96];
-    trace_data t;
-} drawn_run;
-
-static int drawn_run_start(drawn_run *d, const check_options *opt, const char *program, const check_variant *v,
-                           const char *workdir)
-{
-    char trace_path[600];
-    memset(d, 0, sizeof *d);
-    if (view_case(v, opt->seed, &d->set) != 0) {
-        snprintf(d->err, sizeof d->err, "out of memory");
-        return -1;
-    }
-    cases_describe(v, &d->set.cases[0], d->size, sizeof d->size);
-    snprintf(trace_path, sizeof trace_path, "%s/trace-%s.txt", workdir, v->name);
-    remove(trace_path);
-    /* The drawn run: small, so a short limit; an endless kernel is named by the emulator first. */
-    check_options small = *opt;
-    if (small.timeout_s > 10)
-        small.timeout_s = 10;
-    setenv("EMU_TRACE", trace_path, 1);
-    d->started = stage_run(&small, program, v, &d->set, workdir, "view", &d->o) == 0;
-    unsetenv("EMU_TRACE");
-    if (!d->started) {
-        snprintf(d->err, sizeof d->err, "%s", d->o.error);
-        return -1;
-    }
-    d->have_trace = trace_read(trace_path, &d->t, d->err, sizeof d->err) == 0;
-    return 0;
-}
-
-static void drawn_run_free(drawn_run *d)
-{
-    if (d->have_trace)
-        trace_free(&d->t);
-    if (d->started)
-        run_outcome_free(&d->o);
-    cases_free(&d->set);
-}
-
 /* The kernel's line under its name: the worst thing the pictures show. */
 static void kernel_gist(FILE *f, const kernel_report *k, const drawn_run *d)
 {
@@ -1401,7 +1348,7 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
     const check_options *opt = pg->opt;
     const check_variant *v = k->variant;
     drawn_run d;
-    int ran = program && drawn_run_start(&d, opt, program, v, workdir) == 0;
+    int ran = program && drawn_run_start(&d, opt, program, v, NULL, workdir) == 0;
 
     fprintf(f, "<section class='kernel' id='k-%s' data-kernel='%s' data-correct='%d'><details%s><summary><h2>%s "
                "<span class='badge %s'>%s</span></h2>",
