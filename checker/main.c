@@ -72,6 +72,7 @@ static void check_fast_cases(const check_options *opt, run_report *run, const ch
 {
     run_outcome outcome;
     char warnings[sizeof k->warnings];
+    int known_hazard = k->known_hazard;
     if (stage_run(opt, fast_program, v, fast, workdir, "fast", &outcome) != 0) {
         k->correct = 0;
         k->verdict = VERDICT_NO_OUTPUT;
@@ -82,6 +83,7 @@ static void check_fast_cases(const check_options *opt, run_report *run, const ch
     stage_judge(opt, v, fast, &outcome, k);
     if (k->correct) {
         snprintf(k->warnings, sizeof k->warnings, "%s", warnings); /* the diagnosed run's */
+        k->known_hazard = known_hazard;
         for (int c = 0; c < fast->count && k->also_count < REPORT_MAX_ALSO_TIMED; c++)
             if (fast->cases[c].repeats > 0)
                 measure_case(run, v, fast, &outcome, c, &k->also[k->also_count++]);
