@@ -128,7 +128,12 @@ export class Tracer {
 
   // "Source:" of a figure: the kernels and the runs it is traced from, and the lines drawn.
   source(excerptNames, names, detail = '') {
-    const lines = excerptNames.map((n) => { const e = excerpt(this.excerpts, n); return `${e.file}:${e.first}-${e.last}`; }).join(', ');
+    const byFile = new Map(); // one file named once: "FILE:29-33, 57-62"
+    for (const n of excerptNames) {
+      const e = excerpt(this.excerpts, n);
+      byFile.set(e.file, [...(byFile.get(e.file) ?? []), `${e.first}-${e.last}`]);
+    }
+    const lines = [...byFile].map(([file, spans]) => `${file}:${spans.join(', ')}`).join('; ');
     const runs = names.map((n) => {
       const t = this.trace(n);
       const kernels = [...new Set(t.launches.map((l) => l.kernel))].join(', ');
