@@ -252,9 +252,11 @@ LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAMS))
 LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_DIR))
 
 # TREE=dir: `make check` checks the lab files of another folder laid out like labs/
-# (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree.
+# (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree,
+# or to TREE_BUILD (the deck builds a changed solution there, beside a report's build).
 CHECK_TREE := $(if $(TREE),$(patsubst %/,%,$(TREE)),labs)
-CHECK_BUILD := $(if $(TREE),$(TARGET)/tree,$(TARGET)/labs)
+TREE_BUILD ?= $(TARGET)/tree
+CHECK_BUILD := $(if $(TREE),$(TREE_BUILD),$(TARGET)/labs)
 ifdef TREE
 $(foreach lab,$(SELECTED),$(eval $(call LAB_PROGRAM,$(CHECK_TREE),$(lab),$(CHECK_BUILD))))
 $(foreach lab,$(SELECTED),$(eval $(call LAB_FAST_PROGRAM,$(CHECK_TREE),$(lab),$(CHECK_BUILD))))
