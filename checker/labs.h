@@ -18,8 +18,9 @@ typedef enum { SIZES_LADDER = 0, SIZES_TOP } check_sizes;
  * manifest's needs=): a shuffle variant must shuffle, the __syncwarp() variant must call it,
  * the device-side recursion must launch from the device, a double-buffered kernel waits at one
  * barrier per K-tile of its model, a sized one launches the grid its model picks for the size,
- * an unrolled loop loads from `unroll` int4 sites per iteration (loads-in-flight: two or more).
- * checker/pattern.c checks each. */
+ * an unrolled loop loads from `unroll` int4 sites per iteration (loads-in-flight: two or more);
+ * lab 10's tensor-core rungs execute their operations: mma (mma.sync or WMMA), ldmatrix, cp-async,
+ * tma (the copy engine), wgmma. checker/pattern.c checks each. */
 enum {
     NEED_SHUFFLE = 1,
     NEED_SYNCWARP = 2,
@@ -27,7 +28,12 @@ enum {
     NEED_DOUBLE_BUFFER = 8,
     NEED_SIZED_GRID = 16,
     NEED_UNROLLED_LOADS = 32,
-    NEED_LOADS_IN_FLIGHT = 64
+    NEED_LOADS_IN_FLIGHT = 64,
+    NEED_MMA = 128,
+    NEED_LDMATRIX = 256,
+    NEED_CP_ASYNC = 512,
+    NEED_TMA = 1024,
+    NEED_WGMMA = 2048
 };
 
 /* A parameter of the manifest for the variant's model (KEY=VALUE,...: integers). */

@@ -24,10 +24,6 @@
 
 #define RA() ((uintptr_t)__builtin_return_address(0))
 
-static emu_tc_counts totals;
-
-void emu_tc_counts_get(emu_tc_counts *out) { *out = totals; }
-
 /* ---- conversions ---- */
 
 static float bits_to_float(uint32_t u)
@@ -115,7 +111,7 @@ static void mma_round(emu_tc_lane *lanes[32], int op)
             lanes[l]->d[i] = round_toward_zero(sum);
         }
     }
-    totals.mma_inst++;
+    emu_counts.mma_inst++;
 }
 
 /* ---- ldmatrix ---- */
@@ -184,7 +180,7 @@ static void ldmatrix_round(emu_tc_lane *lanes[32], int matrices, int trans)
         }
     }
     count_ldmatrix_conflicts(lanes, matrices);
-    totals.ldmatrix_inst++;
+    emu_counts.ldmatrix_inst++;
 }
 
 /* ---- the warp operation ---- */
@@ -381,7 +377,7 @@ void emu_tc_cp_async(void *dst, const uint32_t bytes[4])
     c->dst = dst;
     memcpy(c->bytes, bytes, 16);
     c->group = t->committed;
-    totals.cp_async_bytes += 16;
+    emu_counts.cp_async_bytes += 16;
 }
 
 void emu_tc_cp_async_commit(void)
@@ -776,7 +772,7 @@ void emu_tc_tma_load_2d(void *dst, const CUtensorMap *map, int row, int col, uin
         w->phase = b->completed;
         w->site = site;
     }
-    totals.tma_bytes += box_bytes;
+    emu_counts.tma_bytes += box_bytes;
     b->tx -= (long long)box_bytes;
     maybe_complete(b);
 }
@@ -907,7 +903,7 @@ static int issue(emu_tc_lane_wgmma *lanes[32], int warp, uintptr_t site)
             if (check_operand(l0, b_element(op->desc_b, op->b_major, k, n), site, "B", &op->lo, &op->hi) != 0)
                 return -1;
     ww->count++;
-    totals.wgmma_inst++;
+    emu_counts.wgmma_inst++;
     return 0;
 }
 
