@@ -88,6 +88,16 @@ static int missing_feature(const check_variant *v, const check_case *cs, const l
     uint64_t count = 0;
     if (launch_off(v, cs, out, c, p, message, size))
         return 1;
+    /* ldmatrix's phases only: what a swizzle or a padding is for. The plain stores of a tile are
+     * conflict-free on a GPU either way (whole rows of 128 bytes), and where lanes diverge around
+     * a load the emulator may count one store as two partial ones. */
+    if ((v->needs & NEED_CONFLICT_FREE) && measured(out, c, "ldmatrix_bank_conflicts", &count) == 0 && count > 0) {
+        snprintf(message, size, "[off-pattern] the results are right, but the kernels' ldmatrix met %llu bank "
+                 "conflicts (phases beyond one per 8x8 matrix) where this pattern's layout has none: the 8 rows "
+                 "of a matrix must lie on 8 different groups of 4 banks. The pattern: %s",
+                 (unsigned long long)count, model_pattern(v->model));
+        return 1;
+    }
     for (size_t i = 0; i < sizeof operations / sizeof operations[0]; i++)
         if ((v->needs & operations[i].need) && measured(out, c, operations[i].counter, &count) == 0 && count == 0) {
             snprintf(message, size, "[off-pattern] the results are right, but the kernels made %s. The pattern: %s",

@@ -161,6 +161,7 @@ static void count_ldmatrix_conflicts(emu_tc_lane *lanes[32], int matrices)
     int hardware = phases - matrices;
     if (hardware > generic)
         emu_counts.shared_bank_conflicts += (unsigned long long)(hardware - generic);
+    emu_counts.ldmatrix_bank_conflicts += (unsigned long long)hardware;
 }
 
 static void ldmatrix_round(emu_tc_lane *lanes[32], int matrices, int trans)
