@@ -10,16 +10,17 @@
 #include "validate.h"
 
 /* On a GPU: odd tiles (a 16 x 16 x 16 product, block tiles hanging over every edge), then the
- * timed 1024^3 and 4096^3. Emulated, the diagnosed cases end with the counted 256 x 320 x 256
- * (m k n): whole 128 x 128 tiles, and more K-tiles than any rung's ring of stages has stages, so
- * that every stage is filled again; 208 x 144 x 336 hangs over by 80 rows and columns, and
+ * timed 1024^3 and 4096^3. Emulated, the diagnosed cases end with the counted 256 x 448 x 256
+ * (m k n): whole 128 x 128 tiles, and 7 K-tiles of 64, more than any rung's ring has stages (the
+ * manifest's largest is 6), so that every stage is filled again: a refill the mbarrier or
+ * cp.async protocol does not order is seen; 208 x 144 x 336 hangs over by 80 rows and columns, and
  * 512^3 runs hook-free. */
 const lab_sizes matmul_tensor_gpu[MATMUL_TENSOR_GPU_ROWS] = {
     {.m = 16, .k = 16, .n = 16},       {.m = 48, .k = 32, .n = 80},       {.m = 208, .k = 144, .n = 336},
     {.m = 1008, .k = 528, .n = 1040},  {.m = 1024, .k = 1024, .n = 1024}, {.m = 4096, .k = 4096, .n = 4096}};
 const lab_sizes matmul_tensor_emu[MATMUL_TENSOR_EMU_ROWS] = {
     {.m = 16, .k = 16, .n = 16}, {.m = 48, .k = 32, .n = 80}, {.m = 208, .k = 144, .n = 336},
-    {.m = 256, .k = 320, .n = 256}};
+    {.m = 256, .k = 448, .n = 256}};
 const lab_sizes matmul_tensor_emu_fast[MATMUL_TENSOR_EMU_FAST_ROWS] = {{.m = 512, .k = 512, .n = 512}};
 
 /* The significant bits of an input: 11 (FP16's and TF32's 10 stored bits and the implicit one),
