@@ -336,14 +336,15 @@ sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
 	else tools/sweep-chart --table-only $(BUILD)/sweep/sweep.csv $(BUILD)/sweep; \
 	echo "sweep: no gnuplot here: the chart can be drawn elsewhere with tools/sweep-chart $(BUILD)/sweep/sweep.csv DIR"; fi
 
-# make readme-ladder RESULTS=FILE [LADDER_LABS="08 09"]: README.md's ladder table (between its
-# ladder markers) regenerated from a results JSON (make solutions JSON=FILE), by tools/ladder-table.
-# By default its labs are those with a library baseline in their manifest.
+# make readme-ladder RESULTS="FILE..." [LADDER_LABS="08 09"]: README.md's ladder table (between its
+# ladder markers) regenerated from results JSONs (make solutions JSON=FILE), by tools/ladder-table:
+# a table per file (one device each), of the labs it holds. By default its labs are those with a
+# library baseline in their manifest.
 LADDER_LABS ?= $(shell tools/labs library)
 readme-ladder:
 	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
 	@tools/setup ladder
-	@tools/ladder-table $(RESULTS) $(LADDER_LABS) > $(BUILD)/ladder.md.tmp
+	@for results in $(RESULTS); do tools/ladder-table $$results $(LADDER_LABS) || exit 1; done > $(BUILD)/ladder.md.tmp
 	@awk -v table=$(BUILD)/ladder.md.tmp '/<!-- ladder:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
 	     /<!-- ladder:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
 	@rm -f $(BUILD)/ladder.md.tmp
