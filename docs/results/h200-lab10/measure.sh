@@ -14,6 +14,10 @@
 #        docs/results/h200-lab10/<date>/logs/           every log
 #        README.md                                      its ladder table regenerated with lab 10's rows
 #
+#   DEBS=DIR ...        Debian packages to unpack first, where the GPU machine has no network: the
+#                       kit's checker needs jansson, make readme-ladder jq (checker/gpu-trust.sh's
+#                       convention; `apt-get download libjansson4 libjansson-dev jq libjq1
+#                       libonig5` fetches them)
 #   PROFILE=1 ...       also Nsight Compute on wgmma_tma and cuBLAS BF16 at 4096^3
 #   SWEEP=1 ...         also the sweep from 256 to 8192 (a minute or two more)
 #   SKIP_TUNE=1 ...     without the tile configurations
@@ -46,6 +50,10 @@ pack() {
 }
 trap pack EXIT
 exec > >(tee "$LOGS/measure.log") 2>&1
+if [[ -n ${DEBS:-} ]]; then
+    for f in "$DEBS"/*.deb; do dpkg -x "$f" / 2>/dev/null; done
+    ldconfig 2>/dev/null
+fi
 
 echo "# lab 10 measure: $(date -u +%FT%TZ)  tree $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
 nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm,memory.total --format=csv 2>&1 | tee "$LOGS/device.txt"
