@@ -174,8 +174,8 @@ wmma_shared_kernel(const T *__restrict__ a, const T *__restrict__ b, float *__re
              * Guide requires it (the inputs here are TF32 already, so no check can see it
              * missing: do it anyway). Then acc[i][j] += a_frag[i] b_frag[j] for the 4 pairs,
              * with wmma::mma_sync. */
-            (void)a_frag;
-            (void)b_frag;
+            (void)a_frag; /* TODO(student) 1: replace these two lines */
+            (void)b_frag; /* TODO(student) 1 */
         }
         __syncthreads();
     }
@@ -296,7 +296,8 @@ __device__ __forceinline__ void copy_stage_async(MmaStage<T> &stage, const __nv_
      * into registers and a store: chunk e = threadIdx.x + i * THREADS of each tile, its
      * destination chunk_offset<..., true>(r, ch) in the stage, `inside` when the chunk lies in
      * the matrix (give a valid source address even when it does not: the matrix's first). */
-    (void)stage, (void)a, (void)b, (void)m, (void)k, (void)n, (void)block_row, (void)block_col, (void)tile_k;
+    (void)stage, (void)a, (void)b, (void)m, (void)k, (void)n; /* TODO(student) 4: replace */
+    (void)block_row, (void)block_col, (void)tile_k;            /* TODO(student) 4 */
 }
 
 /* This lane's place in the block tile: its warp's WM x WN piece. */
@@ -524,7 +525,7 @@ cp_async_kernel(const __nv_bfloat16 *__restrict__ a, const __nv_bfloat16 *__rest
      * the copies of K-tile t + T::STAGES - 1 into its stage (if there is one) and commit, then
      * mma_stage<T, true> on stage t % T::STAGES. Which stage do the new copies overwrite, and
      * why is it free after the barrier? */
-    (void)k_tiles;
+    (void)k_tiles; /* TODO(student) 5: replace */
     lab_cp_async_wait<0>(); /* nothing left in flight when the block ends */
     store_accumulators(c, m, n, block_row + w.row, block_col + w.col, acc);
 }
@@ -641,7 +642,7 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
                      * (t * W::BK, tile_col * W::BN + 64 box) to b_stage(s) + box * W::B_BOX_BYTES,
                      * all completing on full[s]. Then the next stage: s + 1, and after the last
                      * one s = 0 with the parity flipped. */
-                    (void)t, (void)s, (void)parity, (void)a_stage, (void)b_stage;
+                    (void)t, (void)s, (void)parity, (void)a_stage, (void)b_stage; /* TODO(student) 6 */
                 }
             }
         }
@@ -664,7 +665,7 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
                  * tile's very first step. Then lab_wgmma_commit(), lab_wgmma_wait<0>(acc), and one
                  * thread of the warpgroup arrives on empty[s]. Then the next stage, as the producer
                  * does. The README draws the layouts the descriptors describe. */
-                (void)t, (void)s, (void)parity, (void)consumer;
+                (void)t, (void)s, (void)parity, (void)consumer; /* TODO(student) 7: replace */
             }
             /* the accumulators to C: warp w of the consumer holds rows 16 w .. 16 w + 15 of its
              * 64, as mma.sync's 16x8 accumulators side by side (store_accumulators' layout) */
@@ -672,9 +673,9 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
              * tile_row * W::BM + consumer * 64 + 16 w + l / 4 (+ 8 for e >= 2), column
              * tile_col * W::BN + 8 j + 2 (l % 4) (+ 1 for odd e), for j < W::BN / 8: store the
              * pairs e = 0, 1 and 2, 3 as float2, only inside C. */
-            (void)acc;
-            (void)tile_row;
-            (void)tile_col;
+            (void)acc;      /* TODO(student) 8: replace these three lines */
+            (void)tile_row; /* TODO(student) 8 */
+            (void)tile_col; /* TODO(student) 8 */
         }
     }
 }
