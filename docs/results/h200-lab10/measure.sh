@@ -22,8 +22,10 @@
 #   SWEEP=1 ...         also the sweep from 256 to 8192 (a minute or two more)
 #   SKIP_TUNE=1 ...     without the tile configurations
 #
-# Each check and timing runs in its own process under a time limit (LIMIT, 120 s), so a rung
+# Each check and timing runs in its own process under a time limit (LIMIT, 60 s), so a rung
 # that faults, hangs or fails to check leaves the others running; the table says FAIL or "-".
+# The whole run keeps within BUDGET seconds (540: a device call ends at 600, and a killed run
+# packs nothing): a step that would start later is left out, and the log says so.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -38,10 +40,18 @@ CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$NVCC")")}
 export PATH=$CUDA_HOME/bin:$PATH
 SOLUTION=$ROOT/solutions/10-matmul-tensor-cores/tensor_matmul.cu
 BENCH=$LOGS/bench
-LIMIT=${LIMIT:-120}
+LIMIT=${LIMIT:-60}
 SIZES=1024,2048,4096
 COMMAND="OUT=... docs/results/h200-lab10/measure.sh"
 TARBALL=$OUT/lab10-$STAMP.tar.gz
+BUDGET=${BUDGET:-540}
+# in_time NEED STEP: whether STEP, which may take NEED seconds, still fits in the budget
+in_time() {
+    if ((SECONDS + $1 > BUDGET)); then
+        echo "SKIPPED $2: ${SECONDS} s gone of the ${BUDGET} s budget"
+        return 1
+    fi
+}
 
 # The tarball is packed however the run ends (a failed build still sends its logs).
 pack() {
@@ -77,7 +87,7 @@ bench_build=$!
 
 # ---- the kit: every rung checked on the GPU as a student's would be, timed beside cuBLAS BF16 ----
 echo "## make solutions LAB=10 BACKEND=gpu (the checker's report: $RESULTS_DIR/solutions.json)"
-timeout 480 make -C "$ROOT" --no-print-directory solutions LAB=10 BACKEND=gpu JSON="$RES/solutions.json" \
+timeout 300 make -C "$ROOT" --no-print-directory solutions LAB=10 BACKEND=gpu JSON="$RES/solutions.json" \
     >"$LOGS/solutions.log" 2>&1
 echo "SOLUTIONS exit $?: $(grep -E 'labs correct' "$LOGS/solutions.log" | tail -1)"
 grep -E '^  [a-z_0-9]+ +(PASS|FAIL)|cuBLAS|FAIL' "$LOGS/solutions.log" | head -30
@@ -133,6 +143,7 @@ echo "## check (fresh random inputs, every element against float64)"
 CHECK_SIZES="48,32,80;208,144,336;1008,528,1040;1024,1024,1024;2048,2048,2048;4096,4096,4096"
 CHECKED="" # the rungs that passed: only they are timed (a hang costs LIMIT seconds once, not four times)
 for r in $RUNGS; do
+    in_time 20 "check $r" || continue
     timeout "$LIMIT" "$BENCH" --check "$r" --sizes "$CHECK_SIZES" >"$LOGS/check-$r.log" 2>&1
     status=$?
     grep -E '^(CHECK|#)' "$LOGS/check-$r.log"
@@ -148,13 +159,14 @@ done
 echo "## time at $SIZES (median of the timed runs, L2 flushed before each, CUDA events)"
 for r in $RUNGS; do
     [[ $CHECKED == *" $r "* ]] || { echo "TIME-SKIPPED $r: it did not pass its check"; continue; }
+    in_time 30 "time $r" || continue
     timeout "$LIMIT" "$BENCH" --time "$r" --sizes $SIZES >"$LOGS/time-$r.log" 2>&1 ||
         echo "TIME-ERROR $r: $(tail -1 "$LOGS/time-$r.log")"
     grep '^TIME ' "$LOGS/time-$r.log"
 done
 
 # ---- sweep 256 .. 8192: the fast rungs and the libraries ----
-if [[ -n ${SWEEP:-} ]]; then
+if [[ -n ${SWEEP:-} ]] && in_time 120 sweep; then
     echo "## sweep"
     for r in cp_async wgmma_tma cublas_bf16 mma_tf32 cublas_tf32; do
         [[ $CHECKED == *" $r "* ]] || continue
@@ -165,7 +177,7 @@ if [[ -n ${SWEEP:-} ]]; then
 fi
 
 # ---- wgmma_tma's tile configurations ----
-if [[ -z ${SKIP_TUNE:-} && $CHECKED == *" wgmma_tma "* ]]; then
+if [[ -z ${SKIP_TUNE:-} && $CHECKED == *" wgmma_tma "* ]] && in_time 90 tune; then
     echo "## tune (cp_async and wgmma_tma tile configurations: rows x columns x stages)"
     timeout "$LIMIT" "$BENCH" --tune --sizes $SIZES >"$LOGS/tune.log" 2>&1 ||
         echo "TUNE ERROR: $(tail -1 "$LOGS/tune.log")"
@@ -173,7 +185,7 @@ if [[ -z ${SKIP_TUNE:-} && $CHECKED == *" wgmma_tma "* ]]; then
 fi
 
 # ---- Nsight Compute on the top rung and the library ----
-if [[ -n ${PROFILE:-} ]] && command -v ncu >/dev/null; then
+if [[ -n ${PROFILE:-} ]] && command -v ncu >/dev/null && in_time 120 ncu; then
     echo "## ncu at 4096^3"
     for r in wgmma_tma cublas_bf16; do
         # sections, not metric names: a name this ncu does not know would fail the whole run
