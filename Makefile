@@ -82,6 +82,13 @@ lab_facts = $(patsubst $(1)=%,%,$(filter $(1)=%,$(LAB_FACTS)))
 LABS := $(call lab_facts,list)
 LAB_FILES := $(call lab_facts,file)
 RDC_LABS := $(call lab_facts,rdc)
+# A lab whose manifest names an architecture (arch sm_90a: Hopper's wgmma) is compiled for it
+# alone on a GPU, -gencode=arch=compute_90a,code=sm_90a, in place of -arch=$(GPU_ARCH); the
+# emulator ignores both. $(1): the lab folder.
+comma := ,
+lab_arch = $(patsubst $(1):%,%,$(filter $(1):%,$(call lab_facts,arch)))
+lab_nvccflags = $(if $(call lab_arch,$(1)),$(filter-out -arch=%,$(NVCCFLAGS)) \
+    -gencode=arch=$(subst sm_,compute_,$(call lab_arch,$(1)))$(comma)code=$(call lab_arch,$(1)),$(NVCCFLAGS))
 ifdef LAB
 SELECTED := $(filter $(LAB) $(addsuffix -%,$(LAB)),$(LABS))
 ifeq ($(SELECTED),)
@@ -103,8 +110,11 @@ HARNESS_OBJS := $(TARGET)/common/harness.o $(TARGET)/common/labio.o $(TARGET)/co
 # On a GPU the harness flushes the L2 with a kernel of its own (none to flush in the emulator),
 # and seals the program with the CUDA driver's list of system calls (common/seal_gpu.c; the
 # emulator's runtime holds its own seal), libseccomp linked in statically.
+# lab_tensor_map_2d (lab 10's TMA) is the harness's on a GPU (common/lab_tensor_map.c), the
+# emulator's runtime's on the CPU.
 ifeq ($(BACKEND),gpu)
-HARNESS_OBJS += $(TARGET)/common/l2_flush.o $(TARGET)/common/seal.o $(TARGET)/common/seal_gpu.o
+HARNESS_OBJS += $(TARGET)/common/l2_flush.o $(TARGET)/common/seal.o $(TARGET)/common/seal_gpu.o \
+                $(TARGET)/common/lab_tensor_map.o
 LAB_LDFLAGS += $(shell $(CC) -print-file-name=libseccomp.a)
 endif
 CHECKER := $(BUILD)/checker/check
@@ -205,8 +215,8 @@ define LAB_PROGRAM
 $(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
 	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels.o -- \
-	    $(LAB_NVCC) $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
-	$(LAB_NVCC) $(NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
+	    $(LAB_NVCC) $(call lab_nvccflags,$(2)) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
+	$(LAB_NVCC) $(call lab_nvccflags,$(2)) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
 # On the emulator, beside it: lab-fast, the same file built without the access hooks (emucc
 # --fast) and judged by the same policy, which runs the large cases (checker/cases.c).
@@ -218,8 +228,8 @@ define LAB_FAST_PROGRAM
 $(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
 	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels_fast.o -- \
-	    $(LAB_NVCC) --fast $(NVCCFLAGS) $(BACKEND_NVCCFLAGS) -c $$< -o $$(@D)/lab_kernels_fast.o
-	$(LAB_NVCC) $(NVCCFLAGS) $$(@D)/lab_kernels_fast.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@
+	    $(LAB_NVCC) --fast $(call lab_nvccflags,$(2)) $(BACKEND_NVCCFLAGS) -c $$< -o $$(@D)/lab_kernels_fast.o
+	$(LAB_NVCC) $(call lab_nvccflags,$(2)) $$(@D)/lab_kernels_fast.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@
 endef
 else
 LAB_FAST :=
@@ -328,14 +338,15 @@ sweep: sweep-needs-gpu $(CHECKER) $(LIBRARY_DEP) build-solutions
 	else tools/sweep-chart --table-only $(BUILD)/sweep/sweep.csv $(BUILD)/sweep; \
 	echo "sweep: no gnuplot here: the chart can be drawn elsewhere with tools/sweep-chart $(BUILD)/sweep/sweep.csv DIR"; fi
 
-# make readme-ladder RESULTS=FILE [LADDER_LABS="08 09"]: README.md's ladder table (between its
-# ladder markers) regenerated from a results JSON (make solutions JSON=FILE), by tools/ladder-table.
-# By default its labs are those with a library baseline in their manifest.
+# make readme-ladder RESULTS="FILE..." [LADDER_LABS="08 09"]: README.md's ladder table (between its
+# ladder markers) regenerated from results JSONs (make solutions JSON=FILE), by tools/ladder-table:
+# a table per file (one device each), of the labs it holds. By default its labs are those with a
+# library baseline in their manifest.
 LADDER_LABS ?= $(shell tools/labs library)
 readme-ladder:
 	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
 	@tools/setup ladder
-	@tools/ladder-table $(RESULTS) $(LADDER_LABS) > $(BUILD)/ladder.md.tmp
+	@for results in $(RESULTS); do tools/ladder-table $$results $(LADDER_LABS) || exit 1; done > $(BUILD)/ladder.md.tmp
 	@tools/readme-section ladder $(BUILD)/ladder.md.tmp
 	@rm -f $(BUILD)/ladder.md.tmp
 	@echo "README.md: ladder table from $(RESULTS)"

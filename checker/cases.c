@@ -228,7 +228,7 @@ static int put_inputs(FILE *f, const check_variant *v, const check_case *c, int 
     for (int i = 0; i < task->input_count; i++) {
         const lab_array *array = &task->inputs[i];
         snprintf(key, sizeof key, "%s%s", prefix, array->key);
-        err |= labio_put_case(f, index, key, array->elem == LAB_ELEM_I32 ? LABIO_I32 : LABIO_F32, c->in[i],
+        err |= labio_put_case(f, index, key, lab_elem_labio(array->elem), c->in[i],
                               (uint64_t)array->count(&c->size));
     }
     return err;

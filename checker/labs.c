@@ -33,6 +33,8 @@ check_variant check_library_variant(const check_lab *lab)
 {
     check_variant v = lab->variants[0];
     v.name = lab->library;
+    if (lab->task)
+        v.task = lab->task;
     v.model = NULL;
     v.unroll = 1;
     v.tile = 0;

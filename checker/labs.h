@@ -18,7 +18,9 @@ typedef enum { SIZES_LADDER = 0, SIZES_TOP } check_sizes;
  * manifest's needs=): a shuffle variant must shuffle, the __syncwarp() variant must call it,
  * the device-side recursion must launch from the device, a double-buffered kernel waits at one
  * barrier per K-tile of its model, a sized one launches the grid its model picks for the size,
- * an unrolled loop loads from `unroll` int4 sites per iteration (loads-in-flight: two or more).
+ * an unrolled loop loads from `unroll` int4 sites per iteration (loads-in-flight: two or more);
+ * lab 10's tensor-core rungs execute their operations: mma (mma.sync or WMMA), ldmatrix, cp-async,
+ * tma (the copy engine), wgmma; a conflict-free layout meets no bank conflict in ldmatrix.
  * checker/pattern.c checks each. */
 enum {
     NEED_SHUFFLE = 1,
@@ -27,7 +29,13 @@ enum {
     NEED_DOUBLE_BUFFER = 8,
     NEED_SIZED_GRID = 16,
     NEED_UNROLLED_LOADS = 32,
-    NEED_LOADS_IN_FLIGHT = 64
+    NEED_LOADS_IN_FLIGHT = 64,
+    NEED_MMA = 128,
+    NEED_LDMATRIX = 256,
+    NEED_CP_ASYNC = 512,
+    NEED_TMA = 1024,
+    NEED_WGMMA = 2048,
+    NEED_CONFLICT_FREE = 4096
 };
 
 /* A parameter of the manifest for the variant's model (KEY=VALUE,...: integers). */
@@ -68,10 +76,11 @@ typedef struct {
      * accesses move fewer bytes each than the model's / (2 band), or that makes more atomics than
      * the model's times band, is off-pattern. 0: not checked. */
     double pattern_band;
+    const check_task *task; /* the manifest's task line: the library's; NULL: none */
 } check_lab;
 
-/* The lab's library call as a variant of the library program: the task and sizes of the
- * lab's kernels, no model. */
+/* The lab's library call as a variant of the library program: the lab's task (its first
+ * variant's where the manifest names none) and the sizes of its kernels, no model. */
 check_variant check_library_variant(const check_lab *lab);
 
 extern const check_lab check_labs[];

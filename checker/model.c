@@ -51,6 +51,8 @@
 
 #include <string.h>
 
+#include "task.h"
+
 uint64_t period_of(uint64_t bytes)
 {
     uint64_t r = bytes % SECTOR, p = SECTOR;
@@ -163,7 +165,7 @@ model_params model_params_of(const check_variant *v, const lab_sizes *size, int 
     model_params p;
     memset(&p, 0, sizeof p);
     p.model = v->model;
-    p.elem_bytes = 4;
+    p.elem_bytes = (int)lab_elem_bytes(v->task->lab->inputs[0].elem); /* 2: lab 10's FP16 and BF16 */
     p.unroll = v->unroll > 0 ? v->unroll : 1;
     p.tile = v->tile;
     p.size = *size;

@@ -28,7 +28,7 @@
 
 typedef struct {
     const check_model *model;
-    int elem_bytes;    /* 4 for int and float */
+    int elem_bytes;    /* of the inputs: 4 for int and float, 2 for FP16 and BF16 */
     int unroll;        /* reductions: data blocks folded per thread block (1 = none) */
     int tile;          /* matmul/mat_add: tile width or block side; the whole sum: threads per block */
     lab_sizes size;    /* the case: n and block (1-D), rows and cols (mat_add), m, k, n (matmul) */

@@ -64,6 +64,22 @@ static int launch_off(const check_variant *v, const check_case *cs, const labio_
     return 0;
 }
 
+/* The operations a tensor-core pattern must execute (lab 10), each counted by the emulator: a
+ * kernel that computes the same products on the CUDA cores, or stages its tiles another way, has
+ * right results and none of them. */
+static const struct {
+    unsigned need;
+    const char *counter, *missing;
+} operations[] = {
+    {NEED_MMA, "mma_inst", "no tensor-core instruction (mma.sync, or WMMA's mma_sync): the products were computed on "
+                           "the CUDA cores"},
+    {NEED_LDMATRIX, "ldmatrix_inst", "no ldmatrix: the fragments were not loaded from shared memory by ldmatrix"},
+    {NEED_CP_ASYNC, "cp_async_bytes", "no cp.async: the tiles went through registers, not global to shared memory "
+                                      "directly"},
+    {NEED_TMA, "tma_bytes", "no copy by the copy engine (TMA): the tiles came another way"},
+    {NEED_WGMMA, "wgmma_inst", "no wgmma: the products were not computed by warpgroups from shared memory"},
+};
+
 /* What the pattern must execute (the variant's needs): 1 and a message when a case did not. p:
  * the case's model parameters. */
 static int missing_feature(const check_variant *v, const check_case *cs, const labio_file *out, int c,
@@ -72,6 +88,22 @@ static int missing_feature(const check_variant *v, const check_case *cs, const l
     uint64_t count = 0;
     if (launch_off(v, cs, out, c, p, message, size))
         return 1;
+    /* ldmatrix's phases only: what a swizzle or a padding is for. The plain stores of a tile are
+     * conflict-free on a GPU either way (whole rows of 128 bytes), and where lanes diverge around
+     * a load the emulator may count one store as two partial ones. */
+    if ((v->needs & NEED_CONFLICT_FREE) && measured(out, c, "ldmatrix_bank_conflicts", &count) == 0 && count > 0) {
+        snprintf(message, size, "[off-pattern] the results are right, but the kernels' ldmatrix met %llu bank "
+                 "conflicts (phases beyond one per 8x8 matrix) where this pattern's layout has none: the 8 rows "
+                 "of a matrix must lie on 8 different groups of 4 banks. The pattern: %s",
+                 (unsigned long long)count, model_pattern(v->model));
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof operations / sizeof operations[0]; i++)
+        if ((v->needs & operations[i].need) && measured(out, c, operations[i].counter, &count) == 0 && count == 0) {
+            snprintf(message, size, "[off-pattern] the results are right, but the kernels made %s. The pattern: %s",
+                     operations[i].missing, model_pattern(v->model));
+            return 1;
+        }
     if ((v->needs & NEED_SHUFFLE) && measured(out, c, "shfl_inst", &count) == 0 && count == 0) {
         snprintf(message, size, "[off-pattern] the results are right, but the kernels made no warp shuffle: this "
                  "kernel's pattern is %s (__shfl_down_sync or another *_sync shuffle)", model_pattern(v->model));

@@ -43,22 +43,26 @@ static double library_time(const lab_report *lab, const char *size)
     return -1;
 }
 
-/* The kernel's speed as a share of the library's on the same size: 100% is a tie. */
-static double pct_of_library(const lab_report *lab, const char *size, double time_ms)
+/* The kernel's speed as a share of the library's on the same size: 100% is a tie; -1 for a
+ * kernel of another task than the library's (lab 10's TF32 rungs beside cuBLAS BF16). */
+static double pct_of_library(const lab_report *lab, const kernel_report *k, const char *size, double time_ms)
 {
+    if (k->variant->task != lab->library_variant.task)
+        return -1;
     double t = library_time(lab, size);
     return t > 0 && time_ms > 0 ? 100.0 * t / time_ms : -1;
 }
 
 /* One timed size of a kernel on a GPU: time, rates, % of the library where there is one. */
-static void print_gpu_timing(FILE *out, const lab_report *lab, const char *timed, const timed_size *t)
+static void print_gpu_timing(FILE *out, const lab_report *lab, const kernel_report *k, const char *timed,
+                             const timed_size *t)
 {
     fprintf(out, " %9.4f", t->time_ms);
     print_rate(out, " %9.1f", t->gbps, 10);
     print_rate(out, " %9.1f", t->gflops, 10);
     print_rate(out, " %6.1f%%", t->pct_peak, 8);
     if (lab->has_library)
-        print_rate(out, " %7.1f%%", pct_of_library(lab, t->size, t->time_ms), 9);
+        print_rate(out, " %7.1f%%", pct_of_library(lab, k, t->size, t->time_ms), 9);
     fprintf(out, "%s%s\n", strcmp(t->size, timed) != 0 ? "  " : "", strcmp(t->size, timed) != 0 ? t->size : "");
 }
 
@@ -210,10 +214,10 @@ static void print_lab(FILE *out, const run_report *run, const lab_report *lab, i
             print_emulated_row(out, k, timed);
         else if (k->correct && k->time_ms >= 0) {
             timed_size t = main_timing(k);
-            print_gpu_timing(out, lab, timed, &t);
+            print_gpu_timing(out, lab, k, timed, &t);
             for (int a = 0; a < k->also_count; a++) { /* the other size in the name's column */
                 fprintf(out, "    %-23s", k->also[a].size);
-                print_gpu_timing(out, lab, k->also[a].size, &k->also[a]);
+                print_gpu_timing(out, lab, k, k->also[a].size, &k->also[a]);
             }
         }
         else
@@ -369,7 +373,7 @@ static void print_ladder(FILE *out, const run_report *run, int colour)
                     fprintf(out, " %7.2fx", first / k->time_ms);
                 else
                     fprintf(out, " %8s", "");
-                print_rate(out, " %8.1f%%", lab->has_library ? pct_of_library(lab, t.size, t.time_ms) : -1, 10);
+                print_rate(out, " %8.1f%%", lab->has_library ? pct_of_library(lab, k, t.size, t.time_ms) : -1, 10);
                 fprintf(out, "\n");
             }
         }
@@ -612,7 +616,7 @@ static json_t *json_kernel(json_build *b, const run_report *run, const lab_repor
     set(b, o, "pct_peak", json_measure(k->pct_peak));
     set(b, o, "spread_pct", json_measure(k->spread_pct));
     if (lab && lab->has_library)
-        set(b, o, "pct_of_library", json_measure(pct_of_library(lab, k->size, k->time_ms)));
+        set(b, o, "pct_of_library", json_measure(pct_of_library(lab, k, k->size, k->time_ms)));
     json_t *also = json_array();
     for (int a = 0; a < k->also_count; a++) {
         const timed_size *t = &k->also[a];
@@ -624,7 +628,7 @@ static json_t *json_kernel(json_build *b, const run_report *run, const lab_repor
         set(b, size, "pct_peak", json_measure(t->pct_peak));
         set(b, size, "spread_pct", json_measure(t->spread_pct));
         if (lab && lab->has_library)
-            set(b, size, "pct_of_library", json_measure(pct_of_library(lab, t->size, t->time_ms)));
+            set(b, size, "pct_of_library", json_measure(pct_of_library(lab, k, t->size, t->time_ms)));
         append(b, also, size);
     }
     set(b, o, "also_timed", also);

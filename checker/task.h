@@ -68,6 +68,9 @@ struct check_task {
     void (*short_size)(const lab_sizes *s, char *out, size_t size);
     /* Optional: a case's size in the report ("17x33"; NULL: "n=1000 block=128", from its keys). */
     void (*describe)(const lab_sizes *s, char *out, size_t size);
+    /* Optional: the inputs' number format where a lab's tasks differ in it ("BF16": lab 10's), for
+     * the title of the library's row timed on this task ("cuBLAS BF16"). */
+    const char *format;
 };
 
 #endif

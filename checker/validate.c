@@ -269,15 +269,12 @@ static int same_input(const lab_array *array, const void *sent, const labio_reco
             continue;
         char at[64];
         element_name(at, sizeof at, i, cols);
-        if (array->elem == LAB_ELEM_F32)
-            snprintf(message, length, "the kernel modified its input %s: %s was %.9g, is now %.9g (inputs are const)",
-                     array->label, at, (double)*(const float *)was, (double)*(const float *)now);
-        else if (array->elem == LAB_ELEM_I32)
-            snprintf(message, length, "the kernel modified its input %s: %s was %d, is now %d (inputs are const)",
-                     array->label, at, *(const int *)was, *(const int *)now);
-        else
+        if (array->elem == LAB_ELEM_I64)
             snprintf(message, length, "the kernel modified its input %s: %s was %lld, is now %lld (inputs are const)",
                      array->label, at, *(const long long *)was, *(const long long *)now);
+        else
+            snprintf(message, length, "the kernel modified its input %s: %s was %.9g, is now %.9g (inputs are const)",
+                     array->label, at, lab_elem_value(array->elem, was, 0), lab_elem_value(array->elem, now, 0));
         return 0;
     }
     return 1;
@@ -293,8 +290,8 @@ int validate_inputs_unchanged(const check_variant *v, const check_case *cs, cons
         const lab_array *array = &task->inputs[i];
         char key[LABIO_NAME_MAX];
         snprintf(key, sizeof key, "%s.%s", LABIO_IN_AFTER, array->key);
-        labio_type type = array->elem == LAB_ELEM_F32 ? LABIO_F32 : array->elem == LAB_ELEM_I32 ? LABIO_I32 : LABIO_I64;
-        if (!same_input(array, cs->in[i], labio_find_case(out, c, key, type), &cs->size, message, size))
+        if (!same_input(array, cs->in[i], labio_find_case(out, c, key, lab_elem_labio(array->elem)), &cs->size, message,
+                        size))
             return 0;
     }
     return 1;

@@ -416,18 +416,13 @@ typedef struct lab_case {
     unsigned int grid; /* blocks launched by the last reduction run */
 } lab_case;
 
-static labio_type labio_type_of(lab_elem elem)
-{
-    return elem == LAB_ELEM_I64 ? LABIO_I64 : elem == LAB_ELEM_I32 ? LABIO_I32 : LABIO_F32;
-}
-
 /* The byte size of n elements of an array. */
 static size_t array_bytes(const lab_array *array, size_t n) { return n * lab_elem_bytes(array->elem); }
 
 static const labio_record *case_array(const labio_file *in, int c, const char *key, const lab_array *array,
                                       uint64_t expected)
 {
-    const labio_record *r = labio_find_case(in, c, key, labio_type_of(array->elem));
+    const labio_record *r = labio_find_case(in, c, key, lab_elem_labio(array->elem));
     if (!r)
         fail(EXIT_INPUT, "input file: case %d has no array '%s' of the expected type", c, key);
     if (r->count != expected)
@@ -737,7 +732,7 @@ static void save_output(FILE *out, int c, const char *key, const lab_case *lc)
 {
     size_t count;
     void *host = fetch_output(lc, &count);
-    labio_put_case(out, c, key, labio_type_of(lc->info->output.elem), host, count);
+    labio_put_case(out, c, key, lab_elem_labio(lc->info->output.elem), host, count);
     free(host);
 }
 
@@ -756,7 +751,7 @@ static void save_inputs_after(FILE *out, int c, const lab_case *lc)
             fail(EXIT_CUDA, "out of host memory");
         CUDA_CHECK(cudaMemcpy(host, lc->in[i].data, lc->in[i].bytes, cudaMemcpyDeviceToHost));
         snprintf(key, sizeof key, "%s.%s", LABIO_IN_AFTER, lc->info->inputs[i].key);
-        labio_put_case(out, c, key, labio_type_of(lc->info->inputs[i].elem), host, lc->in_count[i]);
+        labio_put_case(out, c, key, lab_elem_labio(lc->info->inputs[i].elem), host, lc->in_count[i]);
         free(host);
     }
 }
@@ -766,9 +761,7 @@ static double host_sum(const void *data, size_t n, lab_elem elem)
 {
     double total = 0;
     for (size_t i = 0; i < n; i++)
-        total += elem == LAB_ELEM_F32 ? ((const float *)data)[i]
-                 : elem == LAB_ELEM_I32 ? ((const int *)data)[i]
-                                        : (double)((const long long *)data)[i];
+        total += lab_elem_value(elem, data, i);
     return total;
 }
 

@@ -31,7 +31,13 @@
     X(syncwarp_inst, 0, "warp-level __syncwarp() calls")                                                   \
     X(threads_launched, 0, "threads of every block run, host- and device-side grids")                          \
     X(block_barriers_max, 0, "barriers (__syncthreads) the busiest block of a grid opened")                    \
-    X(wide_load_sites, 0, "code sites of 16-byte global loads that ran at least half the busiest one's")
+    X(wide_load_sites, 0, "code sites of 16-byte global loads that ran at least half the busiest one's")      \
+    X(mma_inst, 0, "warp-level mma.sync instructions (a WMMA mma_sync counted as the mma.sync it is)")         \
+    X(ldmatrix_inst, 0, "warp-level ldmatrix instructions")                                                     \
+    X(ldmatrix_bank_conflicts, 0, "extra ldmatrix phases from bank conflicts (in shared_bank_conflicts too)")  \
+    X(cp_async_bytes, 0, "bytes cp.async copied from global to shared memory (zero fills included)")           \
+    X(tma_bytes, 0, "bytes the copy engine (TMA) brought into shared memory")                                   \
+    X(wgmma_inst, 0, "wgmma instructions, one per warp of the warpgroup")
 
 /* Measured by Nsight Compute only. */
 #define LAB_NCU_COUNTERS(X)                                                                                     \

@@ -14,6 +14,10 @@
 #define LAB_TASK_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "labio.h"
 
 /* The sizes of one case. Every size a task can have is listed once here; the input file carries
  * each as the i64 record "c<case>.<key>", and each task says which it has (size_keys). */
@@ -33,9 +37,95 @@ enum {
 };
 #define LAB_SIZE(key) (1u << LAB_SIZE_INDEX_##key)
 
-typedef enum { LAB_ELEM_F32, LAB_ELEM_I32, LAB_ELEM_I64 } lab_elem;
+/* The element types of a task's arrays. F16 and BF16 (the tensor cores' 16-bit formats, lab 10)
+ * are bit patterns on the host: IEEE 754 binary16, and bfloat16 (a float's upper 16 bits). */
+typedef enum { LAB_ELEM_F32, LAB_ELEM_I32, LAB_ELEM_I64, LAB_ELEM_F16, LAB_ELEM_BF16 } lab_elem;
 
-static inline unsigned lab_elem_bytes(lab_elem elem) { return elem == LAB_ELEM_I64 ? 8u : 4u; }
+static inline unsigned lab_elem_bytes(lab_elem elem)
+{
+    return elem == LAB_ELEM_I64 ? 8u : elem == LAB_ELEM_F16 || elem == LAB_ELEM_BF16 ? 2u : 4u;
+}
+
+/* The record type that carries an array of the type in a labio file. */
+static inline labio_type lab_elem_labio(lab_elem elem)
+{
+    static const labio_type types[] = {[LAB_ELEM_F32] = LABIO_F32, [LAB_ELEM_I32] = LABIO_I32,
+                                       [LAB_ELEM_I64] = LABIO_I64, [LAB_ELEM_F16] = LABIO_F16,
+                                       [LAB_ELEM_BF16] = LABIO_BF16};
+    return types[elem];
+}
+
+static inline float lab_bits_float(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static inline uint32_t lab_float_bits(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/* binary16 to float: exact (every binary16 value is a float). */
+static inline float lab_f16_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exponent = h >> 10 & 0x1fu, mantissa = h & 0x3ffu;
+    if (exponent == 0x1f) /* Inf, NaN */
+        return lab_bits_float(sign | 0x7f800000u | mantissa << 13);
+    if (exponent == 0) { /* zero and subnormals: mantissa * 2^-24 */
+        float magnitude = (float)mantissa * 5.9604644775390625e-8f;
+        return sign ? -magnitude : magnitude;
+    }
+    return lab_bits_float(sign | (exponent + 112) << 23 | mantissa << 13);
+}
+
+/* float to binary16, rounded to nearest even (beyond 65504: Inf; a NaN stays a NaN). */
+static inline uint16_t lab_float_to_f16(float f)
+{
+    uint32_t bits = lab_float_bits(f), sign = bits >> 16 & 0x8000u, magnitude = bits & 0x7fffffffu;
+    if (magnitude > 0x7f800000u) /* NaN */
+        return (uint16_t)(sign | 0x7e00u);
+    if (magnitude >= 0x477ff000u) /* 65520 and up (and Inf): Inf */
+        return (uint16_t)(sign | 0x7c00u);
+    if (magnitude < 0x38800000u) { /* below 2^-14: a subnormal, in units of 2^-24 */
+        float scaled = lab_bits_float(magnitude) * 16777216.0f; /* exact: times a power of two */
+        uint32_t units = (uint32_t)scaled;
+        float rest = scaled - (float)units; /* exact */
+        units += rest > 0.5f || (rest == 0.5f && (units & 1u)); /* 1024: the smallest normal */
+        return (uint16_t)(sign | units);
+    }
+    /* normal: drop 13 mantissa bits, rounding to nearest even (a carry may raise the exponent) */
+    uint32_t rebased = magnitude - (112u << 23), round = 0xfffu + (rebased >> 13 & 1u);
+    return (uint16_t)(sign | (rebased + round) >> 13);
+}
+
+/* bfloat16 to float: exact (its upper 16 bits). */
+static inline float lab_bf16_to_float(uint16_t b) { return lab_bits_float((uint32_t)b << 16); }
+
+/* float to bfloat16, rounded to nearest even (a NaN stays a NaN). */
+static inline uint16_t lab_float_to_bf16(float f)
+{
+    uint32_t bits = lab_float_bits(f);
+    if ((bits & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)(bits >> 16 | 0x40u);
+    return (uint16_t)((bits + 0x7fffu + (bits >> 16 & 1u)) >> 16);
+}
+
+/* Element i of an array of the type, as a double (exact, but for 64-bit integers beyond 2^53). */
+static inline double lab_elem_value(lab_elem elem, const void *data, size_t i)
+{
+    switch (elem) {
+    case LAB_ELEM_F32: return ((const float *)data)[i];
+    case LAB_ELEM_I32: return ((const int32_t *)data)[i];
+    case LAB_ELEM_I64: return (double)((const int64_t *)data)[i];
+    case LAB_ELEM_F16: return lab_f16_to_float(((const uint16_t *)data)[i]);
+    case LAB_ELEM_BF16: return lab_bf16_to_float(((const uint16_t *)data)[i]);
+    }
+    return 0;
+}
 
 /* An array the harness hands to the kernel. */
 typedef struct {

@@ -18,6 +18,8 @@ size_t labio_type_size(labio_type type)
     case LABIO_F64: return 8;
     case LABIO_I32:
     case LABIO_F32: return 4;
+    case LABIO_F16:
+    case LABIO_BF16: return 2;
     case LABIO_TEXT: return 1;
     }
     return 0;

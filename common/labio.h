@@ -27,7 +27,16 @@ extern "C" {
 
 #define LABIO_NAME_MAX 48
 
-typedef enum { LABIO_I64 = 1, LABIO_F64 = 2, LABIO_I32 = 3, LABIO_F32 = 4, LABIO_TEXT = 5 } labio_type;
+/* F16 and BF16: 16-bit floats as their bits (IEEE binary16, bfloat16), for lab 10's inputs */
+typedef enum {
+    LABIO_I64 = 1,
+    LABIO_F64 = 2,
+    LABIO_I32 = 3,
+    LABIO_F32 = 4,
+    LABIO_TEXT = 5,
+    LABIO_F16 = 6,
+    LABIO_BF16 = 7
+} labio_type;
 
 typedef struct {
     char name[LABIO_NAME_MAX];

@@ -373,6 +373,18 @@ class Deck {
         if (a[0] !== 'labs') throw new DeckError(`can count 'labs', not '${a[0]}'`);
         return numSpan('data-count="labs"', this.labDirs().length, 0);
       }
+      case 'results-table': { // {{results-table DIR}}: the table of the newest DIR/<date>/results.md (a run of another device than the deck's)
+        const dir = a[0];
+        const full = path.join(this.root, dir ?? '');
+        if (!dir || !fs.existsSync(full) || !fs.statSync(full).isDirectory()) throw new DeckError(`results-table: '${dir}' is not a folder of the kit`);
+        const runs = fs.readdirSync(full).filter((d) => /^\d{4}-\d\d-\d\d$/.test(d) && fs.existsSync(path.join(full, d, 'results.md'))).sort();
+        if (!runs.length) return `<p class="src">Not measured yet: <code>${escHtml(dir)}/measure.sh</code> writes <code>${escHtml(dir)}/DATE/results.md</code>, and this slide shows its table.</p>`;
+        const file = `${dir}/${runs.at(-1)}/results.md`;
+        const lines = fs.readFileSync(path.join(this.root, file), 'utf8').split('\n');
+        const table = lines.filter((l) => l.startsWith('|'));
+        if (table.length < 3) throw new DeckError(`results-table: ${file} has no table`);
+        return table.join('\n') + `\n\n<p class="src">Source: <code>${escHtml(file)}</code> (${escHtml(lines[0].replace(/^#\s*/, ''))}).</p>`;
+      }
       case 'cite': { // {{cite FILE | text}}: a figure typed in prose, held to the committed file it is from
         const file = a[0];
         const full = path.join(this.root, file ?? '');

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "inputs.h"
+#include "lab_task.h"
 #include "labio.h"
 #include "tests.h"
 
@@ -111,6 +112,43 @@ static void test_inputs_deterministic(void)
     CU_ASSERT_EQUAL(lab_rng_next(&rng), 0xE220A8397B1DCDAFull);
 }
 
+/* Lab 10's 16-bit formats: every FP16 and BF16 value converts to float and back to its bits; a
+ * float between two rounds to the nearer, ties to the even one; a 16-bit record keeps its bits. */
+static void test_half_formats(void)
+{
+    int wrong = 0;
+    for (uint32_t h = 0; h < 65536; h++) {
+        float f16 = lab_f16_to_float((uint16_t)h), bf16 = lab_bf16_to_float((uint16_t)h);
+        wrong += f16 == f16 && lab_float_to_f16(f16) != h;     /* NaNs aside */
+        wrong += bf16 == bf16 && lab_float_to_bf16(bf16) != h;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(lab_float_to_f16(1.0f + 1.0f / 2048), 0x3c00);      /* a tie: to the even 1 */
+    CU_ASSERT_EQUAL(lab_float_to_f16(1.0f + 3.0f / 2048), 0x3c02);      /* a tie: to the even one above */
+    CU_ASSERT_EQUAL(lab_float_to_f16(65520.0f), 0x7c00);                /* past the largest: Inf */
+    CU_ASSERT_EQUAL(lab_float_to_f16(3.0f / 33554432.0f), 0x0002);      /* 1.5 units of 2^-24: to 2 */
+    CU_ASSERT_EQUAL(lab_float_to_bf16(1.0f + 1.0f / 256), 0x3f80);      /* a tie: to the even 1 */
+    CU_ASSERT_DOUBLE_EQUAL(lab_f16_to_float(0x0001), 5.9604644775390625e-8, 0); /* the smallest subnormal */
+
+    char path[] = "/tmp/gpulab-test-XXXXXX", err[256];
+    uint16_t bits[3] = {0x3c00, 0xc000, 0x7bff};
+    labio_file in;
+    temp_path(path);
+    FILE *f = labio_create(path);
+    CU_ASSERT_EQUAL(labio_put(f, "c0.a", lab_elem_labio(LAB_ELEM_F16), bits, 3), 0);
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(labio_read(path, &in, err, sizeof err), 0);
+    const labio_record *r = labio_find(&in, "c0.a", LABIO_F16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(r->count, 3);
+    CU_ASSERT_EQUAL(memcmp(r->data, bits, sizeof bits), 0);
+    CU_ASSERT_PTR_NULL(labio_find(&in, "c0.a", LABIO_BF16)); /* the other format is another type */
+    CU_ASSERT_DOUBLE_EQUAL(lab_elem_value(LAB_ELEM_F16, r->data, 1), -2.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(lab_elem_value(LAB_ELEM_F16, r->data, 2), 65504.0, 0);
+    labio_free(&in);
+    remove(path);
+}
+
 int add_labio_tests(void)
 {
     CU_pSuite suite = CU_add_suite("labio and inputs", NULL, NULL);
@@ -118,6 +156,7 @@ int add_labio_tests(void)
         return -1;
     if (!CU_add_test(suite, "records round trip", test_round_trip) ||
         !CU_add_test(suite, "truncated and foreign files", test_truncated_and_bad) ||
+        !CU_add_test(suite, "FP16 and BF16: conversions and records", test_half_formats) ||
         !CU_add_test(suite, "seeded inputs are deterministic", test_inputs_deterministic))
         return -1;
     return 0;

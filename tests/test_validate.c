@@ -16,8 +16,8 @@
 #include "validate.h"
 #include "verdict.h"
 
-/* The tasks, as the labs' table names them (tasks/sum_int.c, tasks/matmul.c). */
-extern const check_task task_sum_int, task_matmul;
+/* The tasks, as the labs' table names them (tasks/sum_int.c, tasks/matmul.c, tasks/matmul_*.c). */
+extern const check_task task_sum_int, task_matmul, task_matmul_f16, task_matmul_bf16, task_matmul_tf32;
 
 static float poison_float(void)
 {
@@ -365,6 +365,78 @@ static void test_matmul_reference_kept(void)
     free(c);
 }
 
+/* The significant bits of a float (0 for zero): the fewest that hold its significand. */
+static int significant_bits(float x)
+{
+    int bits = 0, exponent;
+    double m = fabs(frexp((double)x, &exponent));
+    while (m != floor(m) && bits < 64) {
+        m *= 2;
+        bits++;
+    }
+    return bits;
+}
+
+/* Lab 10's tasks: inputs exact in their format (11 significant bits in FP16 and TF32, 8 in BF16,
+ * a TF32 float's last 13 mantissa bits zero), so that the products are exact; a result within
+ * the tensor cores' bound passes, though outside FP32's round-to-nearest one (a TF32 kernel is
+ * held to TF32's bound), and one product dropped fails, with the bound stated. */
+static void test_tensor_tasks(void)
+{
+    const check_task *tasks[] = {&task_matmul_f16, &task_matmul_bf16, &task_matmul_tf32};
+    const int bits[] = {11, 8, 11};
+    for (int t = 0; t < 3; t++) {
+        check_variant v;
+        check_case cs;
+        char message[2048];
+        memset(&v, 0, sizeof v);
+        v.name = "tensor", v.task = tasks[t];
+        memset(&cs, 0, sizeof cs);
+        cs.size.m = 16, cs.size.k = 32, cs.size.n = 16, cs.seed = 7;
+        lab_elem elem = tasks[t]->lab->inputs[0].elem;
+        float a[16 * 32], b[32 * 16], c[16 * 16];
+        int most = 0, inexact = 0;
+        for (int i = 0; i < 2; i++) {
+            unsigned char *data = malloc(512 * 4);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+            tasks[t]->make_input(&cs, i, data, 512);
+            for (int e = 0; e < 512; e++) {
+                float x = (float)lab_elem_value(elem, data, (size_t)e);
+                int sb = significant_bits(x);
+                most = sb > most ? sb : most;
+                inexact += elem == LAB_ELEM_F32 && (lab_float_bits(x) & 0x1fffu) != 0;
+                (i ? b : a)[e] = x;
+            }
+            cs.in[i] = data;
+        }
+        CU_ASSERT_EQUAL(most, bits[t]); /* the format's precision, all of it used */
+        CU_ASSERT_EQUAL(inexact, 0);
+        double ref[16 * 16], abs_dot[16 * 16];
+        for (int r = 0; r < 16; r++)
+            for (int col = 0; col < 16; col++) {
+                ref[r * 16 + col] = abs_dot[r * 16 + col] = 0;
+                for (int i = 0; i < 32; i++) {
+                    ref[r * 16 + col] += (double)a[r * 32 + i] * b[i * 16 + col];
+                    abs_dot[r * 16 + col] += fabs((double)a[r * 32 + i] * b[i * 16 + col]);
+                }
+                c[r * 16 + col] = (float)ref[r * 16 + col];
+            }
+        CU_ASSERT_EQUAL(judge_matmul(&v, &cs, c, message, sizeof message), 1);
+        /* 3 k 2^-24 sum|a b| off: outside FP32's gamma(k), inside the tensor cores' 3k 2^-23 */
+        c[5] = (float)(ref[5] + 3.0 * 32 * 0x1p-24 * abs_dot[5]);
+        CU_ASSERT_TRUE(fabs((double)c[5] - ref[5]) > float_sum_bound(33, abs_dot[5]));
+        CU_ASSERT_EQUAL(judge_matmul(&v, &cs, c, message, sizeof message), 1);
+        c[5] = (float)(ref[5] - (double)a[0 * 32 + 3] * b[3 * 16 + 5]); /* product 3 left out */
+        if (a[3] != 0 && b[3 * 16 + 5] != 0) {
+            CU_ASSERT_EQUAL(judge_matmul(&v, &cs, c, message, sizeof message), 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(message, "(row 0, col 5)"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(message, "Allowed error: 3k 2^-23 sum|a b|"));
+        }
+        free(cs.in[0]);
+        free(cs.in[1]);
+    }
+}
+
 /* The timed case's sizes without drawing inputs (the sweep's base), as cases_build lays them out. */
 static void test_timed_size(void)
 {
@@ -452,6 +524,7 @@ int add_validate_tests(void)
         !CU_add_test(suite, "whole sum: 64-bit, wrap-around named, const input", test_sum_messages) ||
         !CU_add_test(suite, "large matmul: edges, samples and poison checked", test_matmul_sampled) ||
         !CU_add_test(suite, "a large product's reference is kept, for the same inputs only", test_matmul_reference_kept) ||
+        !CU_add_test(suite, "lab 10: inputs exact in the format, the tensor cores' bound", test_tensor_tasks) ||
         !CU_add_test(suite, "timed case's sizes without inputs", test_timed_size) ||
         !CU_add_test(suite, "emulated: large cases hook-free, the rest diagnosed", test_fast_cases) ||
         !CU_add_test(suite, "inputs are deterministic and odd-sized", test_cases_deterministic) ||

@@ -75,13 +75,8 @@ typedef struct {
     int accumulate, b_major;
 } emu_tc_lane_wgmma;
 
-/* What the tensor operations did since the program started (for the signature's counters):
- * mma.sync instructions (a warp's, wmma's counted as the mma.sync they are), ldmatrix
- * instructions, bytes copied by cp.async and by the copy engine, wgmma (a warp's part). */
-typedef struct {
-    unsigned long long mma_inst, ldmatrix_inst, cp_async_bytes, tma_bytes, wgmma_inst;
-} emu_tc_counts;
-void emu_tc_counts_get(emu_tc_counts *out);
+/* What the tensor operations do is counted with the emulator's other counts (emu_counters.h):
+ * mma_inst, ldmatrix_inst, cp_async_bytes, tma_bytes, wgmma_inst. */
 
 #ifdef __cplusplus
 }

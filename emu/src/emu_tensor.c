@@ -24,10 +24,6 @@
 
 #define RA() ((uintptr_t)__builtin_return_address(0))
 
-static emu_tc_counts totals;
-
-void emu_tc_counts_get(emu_tc_counts *out) { *out = totals; }
-
 /* ---- conversions ---- */
 
 static float bits_to_float(uint32_t u)
@@ -115,7 +111,7 @@ static void mma_round(emu_tc_lane *lanes[32], int op)
             lanes[l]->d[i] = round_toward_zero(sum);
         }
     }
-    totals.mma_inst++;
+    emu_counts.mma_inst++;
 }
 
 /* ---- ldmatrix ---- */
@@ -165,6 +161,7 @@ static void count_ldmatrix_conflicts(emu_tc_lane *lanes[32], int matrices)
     int hardware = phases - matrices;
     if (hardware > generic)
         emu_counts.shared_bank_conflicts += (unsigned long long)(hardware - generic);
+    emu_counts.ldmatrix_bank_conflicts += (unsigned long long)hardware;
 }
 
 static void ldmatrix_round(emu_tc_lane *lanes[32], int matrices, int trans)
@@ -184,7 +181,7 @@ static void ldmatrix_round(emu_tc_lane *lanes[32], int matrices, int trans)
         }
     }
     count_ldmatrix_conflicts(lanes, matrices);
-    totals.ldmatrix_inst++;
+    emu_counts.ldmatrix_inst++;
 }
 
 /* ---- the warp operation ---- */
@@ -381,7 +378,7 @@ void emu_tc_cp_async(void *dst, const uint32_t bytes[4])
     c->dst = dst;
     memcpy(c->bytes, bytes, 16);
     c->group = t->committed;
-    totals.cp_async_bytes += 16;
+    emu_counts.cp_async_bytes += 16;
 }
 
 void emu_tc_cp_async_commit(void)
@@ -413,7 +410,23 @@ int emu_tc_cp_async_take(int pending, void **dst, uint32_t bytes[4])
 
 #include "lab_tensor.h" /* lab_tensor_map_problem, the element types */
 
-enum { MAX_BARRIERS = 64, MAX_WARPS = MAX_THREADS / 32, MAX_WGMMA = 64 };
+enum { MAX_BARRIERS = 64, MAX_WARPS = MAX_THREADS / 32, MAX_GROUPS = MAX_WARPS / 4, MAX_WGMMA = 64 };
+
+/* What a thread knows has happened (a vector clock): how many phases of each barrier completed,
+ * and up to which wgmma (seq) each warpgroup's wgmma have completed. A thread learns it by its
+ * own operations and from the arrivals of the phases it waits for: the mbarrier protocol's
+ * ordering, whatever order the emulator ran the warps in. */
+enum { CLOCKS = MAX_BARRIERS + MAX_GROUPS, KEPT_PHASES = 4 };
+typedef struct {
+    unsigned c[CLOCKS]; /* [barrier]: phases completed; [MAX_BARRIERS + group]: wgmma seq done */
+} vclock;
+
+static void vclock_join(vclock *to, const vclock *from)
+{
+    for (int i = 0; i < CLOCKS; i++)
+        if (to->c[i] < from->c[i])
+            to->c[i] = from->c[i];
+}
 
 typedef struct {
     uintptr_t addr;
@@ -421,15 +434,22 @@ typedef struct {
     long long tx;               /* transaction bytes announced and not yet arrived */
     unsigned completed;         /* phases completed so far: the current phase's number */
     uintptr_t init_site;
-    uint64_t stamp; /* what the runtime wrote into the barrier's 8 bytes */
+    uint64_t stamp;                /* what the runtime wrote into the barrier's 8 bytes */
+    vclock arriving;               /* what the arrivals of the current phase knew */
+    vclock known[KEPT_PHASES];     /* the same of completed phase p, at p % KEPT_PHASES */
 } mbarrier;
 
-/* Which copy last wrote a 16-byte chunk of shared memory, for the wgmma that read it. */
+/* Which copy last wrote a 16-byte chunk of shared memory, for the wgmma that read it; and which
+ * wgmma of each warpgroup read what it wrote last, for the copy that writes it next. */
 typedef struct {
-    unsigned short barrier; /* index + 1; 0: no copy of this block wrote it */
-    unsigned phase;         /* the phase of that barrier its bytes completed */
-    uintptr_t site;         /* the copy's line */
+    unsigned short barrier;       /* index + 1; 0: no copy of this block wrote it */
+    unsigned phase;               /* the phase of that barrier its bytes completed */
+    uintptr_t site;               /* the copy's line */
+    unsigned read[MAX_GROUPS];    /* per warpgroup: the newest wgmma (seq) that read these bytes */
+    uintptr_t read_site;          /* the line of the newest of them */
 } chunk_writer;
+
+
 
 /* A warp's wgmma issued and not yet computed: its operands, and its 32 lanes' accumulators. */
 typedef struct {
@@ -437,6 +457,7 @@ typedef struct {
     int n, accumulate, b_major;
     uint64_t desc_a, desc_b;
     unsigned group;
+    unsigned seq; /* the warp's issued count: the same for the warpgroup's four warps */
     uintptr_t site;
     uintptr_t lo, hi; /* the shared bytes it reads: [lo, hi) */
 } wgmma_op;
@@ -445,6 +466,8 @@ typedef struct {
     wgmma_op ops[MAX_WGMMA];
     int count;
     unsigned committed; /* groups committed */
+    unsigned issued;    /* wgmma issued so far: each one's seq (from 1) */
+    unsigned done;      /* the newest seq computed and no longer reading */
     int fenced;         /* wgmma.fence since the last wait (or the start) */
     uintptr_t last_wait_site;
 } warp_wgmma;
@@ -455,7 +478,7 @@ static struct {
     int nbars;
     chunk_writer *chunks; /* one per 16 bytes of the emu_shared section */
     size_t nchunks;
-    unsigned observed[MAX_THREADS][MAX_BARRIERS]; /* phases each thread saw completed */
+    vclock known[MAX_THREADS]; /* what each thread knows has happened */
     warp_wgmma warps[MAX_WARPS];
     int proxy_fenced;
 } hop;
@@ -478,9 +501,18 @@ static void hopper_block(void)
     } else {
         memset(hop.chunks, 0, hop.nchunks * sizeof *hop.chunks);
     }
-    memset(hop.observed, 0, sizeof hop.observed);
+    memset(hop.known, 0, sizeof hop.known);
     memset(hop.warps, 0, sizeof hop.warps);
     hop.proxy_fenced = 0;
+}
+
+/* The running thread's knowledge, with the wgmma its own warp has waited for. */
+static vclock *current_knowledge(void)
+{
+    unsigned lin = emu_cur->lin, *seq = &hop.known[lin].c[MAX_BARRIERS + lin / 128];
+    if (*seq < hop.warps[lin / 32].done)
+        *seq = hop.warps[lin / 32].done;
+    return &hop.known[lin];
 }
 
 static void where_thread(char *buf, size_t size) { emu_describe_thread(buf, size); }
@@ -558,10 +590,13 @@ static void stamp(mbarrier *b)
     *(uint64_t *)b->addr = b->stamp;
 }
 
-/* A phase completes when every arrival came and every announced byte landed. */
+/* A phase completes when every arrival came and every announced byte landed; what its arrivals
+ * knew is kept for the threads that wait for it. */
 static void maybe_complete(mbarrier *b)
 {
     if (b->pending == 0 && b->tx == 0) {
+        b->known[b->completed % KEPT_PHASES] = b->arriving;
+        memset(&b->arriving, 0, sizeof b->arriving);
         b->completed++;
         b->pending = b->expected;
     }
@@ -635,6 +670,9 @@ void emu_tc_mbarrier_arrive(uint64_t *bar, unsigned tx_bytes)
                      "arrival too many (a thread that arrives twice, or a count too small)", where,
                      (const void *)bar, init, b->expected, b->tx);
     }
+    /* what this thread knows goes to the phase's waiters: with it the wgmma its warpgroup waited
+     * for (one operation of the group's four warps: one thread may speak for the group) */
+    vclock_join(&b->arriving, current_knowledge());
     b->tx += tx_bytes;
     b->pending--;
     maybe_complete(b);
@@ -643,11 +681,24 @@ void emu_tc_mbarrier_arrive(uint64_t *bar, unsigned tx_bytes)
 /* The phase of parity `parity` has completed: the barrier's current phase has the other parity. */
 static int phase_done(const mbarrier *b, unsigned parity) { return (b->completed & 1u) != (parity & 1u); }
 
-static void observe(emu_lane *l, const mbarrier *b)
+/* What a thread learns from a wait for `parity` that passed: that the phase it waited for
+ * completed, the first of that parity from the one before the last it knows of (a fresh
+ * barrier's phase -1 counts as completed, of parity 1), and what that phase's arrivals knew.
+ * Not the barrier's count: a barrier run ahead by phases nobody waited for tells a thread
+ * nothing of them, and the bytes of those phases are not the ones it may read. */
+static void observe(emu_lane *l, const mbarrier *b, unsigned parity)
 {
-    unsigned *seen = &hop.observed[l->lin][b - hop.bars];
-    if (*seen < b->completed)
-        *seen = b->completed;
+    vclock *k = &hop.known[l->lin];
+    int e = (int)(b - hop.bars);
+    long long phase = (long long)k->c[e] - 1;
+    if ((phase & 1) != (long long)(parity & 1))
+        phase++;
+    if (phase < 0)
+        return;
+    if (phase + KEPT_PHASES >= (long long)b->completed) /* older phases are forgotten: nothing learnt */
+        vclock_join(k, &b->known[phase % KEPT_PHASES]);
+    if (phase + 1 > (long long)k->c[e])
+        k->c[e] = (unsigned)(phase + 1);
 }
 
 void emu_tc_mbarrier_wait(uint64_t *bar, unsigned parity)
@@ -666,7 +717,7 @@ void emu_tc_mbarrier_wait(uint64_t *bar, unsigned parity)
         emu_yield(); /* back when emu_tensor_wait_over said so */
         b = barrier_of(bar, "mbarrier.try_wait.parity", site);
     }
-    observe(l, b);
+    observe(l, b, parity);
 }
 
 int emu_tensor_wait_over(emu_lane *l)
@@ -714,6 +765,42 @@ static const wgmma_op *reader_in_flight(uintptr_t lo, uintptr_t hi)
     return NULL;
 }
 
+/* A copy into [lo, hi) by the current thread must come after what was there before: after the
+ * copy that brought those bytes (this thread saw its phase complete) and after every wgmma that
+ * read them (their warpgroup arrived on a barrier after wgmma.wait_group, and this thread saw
+ * that phase complete). Ordered by the mbarrier protocol, that is, whatever order the emulator
+ * ran the warps in. Returns only when it is. */
+static void check_overwrite(uintptr_t lo, uintptr_t hi, uintptr_t site, void *dst, size_t bytes)
+{
+    const vclock *k = current_knowledge();
+    for (uintptr_t c = lo; c < hi; c += 16) {
+        const chunk_writer *w = &hop.chunks[(c - (uintptr_t)__start_emu_shared) / 16];
+        char where[128], at[512] = "?", init[512] = "?";
+        for (int g = 0; g < MAX_GROUPS; g++) {
+            if (w->read[g] <= k->c[MAX_BARRIERS + g])
+                continue;
+            emu_describe_line(w->read_site, at, sizeof at);
+            where_thread(where, sizeof where);
+            hopper_fault(EMU_TAG_RACE, site, "cp.async.bulk.tensor by %s writes shared memory [%p, +%zu), whose "
+                         "bytes at %p warpgroup %d's wgmma (at %s) read, and nothing orders this copy after that "
+                         "read: the readers must arrive on the stage's empty mbarrier after wgmma.wait_group, and "
+                         "the producer must wait for that phase of it (the right barrier, the right parity) before "
+                         "it refills the stage", where, dst, bytes, (void *)c, g, at);
+        }
+        if (w->barrier && k->c[w->barrier - 1] <= w->phase) {
+            emu_describe_line(w->site, at, sizeof at);
+            emu_describe_line(hop.bars[w->barrier - 1].init_site, init, sizeof init);
+            where_thread(where, sizeof where);
+            hopper_fault(EMU_TAG_RACE, site, "cp.async.bulk.tensor by %s writes shared memory [%p, +%zu) over the "
+                         "bytes at %p that the copy at %s brought in phase %u of the mbarrier initialized at %s, and "
+                         "nothing orders this copy after theirs, nor after their readers: the stage is refilled "
+                         "before its consumers could read it (the producer must wait for the stage's empty "
+                         "mbarrier, for the right parity, which the consumers arrive on once they have read it)",
+                         where, dst, bytes, (void *)c, at, w->phase, init);
+        }
+    }
+}
+
 void emu_tc_tma_load_2d(void *dst, const CUtensorMap *map, int row, int col, uint64_t *bar)
 {
     uintptr_t site = RA();
@@ -753,6 +840,7 @@ void emu_tc_tma_load_2d(void *dst, const CUtensorMap *map, int row, int col, uin
                      "the stage (the producer must wait for the stage's empty barrier first)",
                      where, dst, box_bytes, at);
     }
+    check_overwrite(d, d + box_bytes, site, dst, box_bytes);
     for (uint32_t y = 0; y < m.box_rows; y++) {
         for (uint32_t x = 0; x < m.box_cols; x++) {
             long long gr = (long long)row + y, gc = (long long)col + x;
@@ -775,8 +863,9 @@ void emu_tc_tma_load_2d(void *dst, const CUtensorMap *map, int row, int col, uin
         w->barrier = (unsigned short)(b - hop.bars + 1);
         w->phase = b->completed;
         w->site = site;
+        memset(w->read, 0, sizeof w->read); /* new bytes: nobody has read them */
     }
-    totals.tma_bytes += box_bytes;
+    emu_counts.tma_bytes += box_bytes;
     b->tx -= (long long)box_bytes;
     maybe_complete(b);
 }
@@ -811,7 +900,8 @@ static uintptr_t b_element(uint64_t desc, int b_major, int k, int n)
 
 /* Checks the shared bytes of a wgmma's tiles when it is issued: inside shared memory, written,
  * and, where the copy engine wrote them, after a phase of its barrier that this warp saw. */
-static int check_operand(emu_lane *l, uintptr_t a, uintptr_t site, const char *which, uintptr_t *lo, uintptr_t *hi)
+static int check_operand(emu_lane *l, uintptr_t a, uintptr_t site, const char *which, unsigned seq, uintptr_t *lo,
+                         uintptr_t *hi)
 {
     char where[128];
     describe_lane(l, where, sizeof where);
@@ -822,19 +912,24 @@ static int check_operand(emu_lane *l, uintptr_t a, uintptr_t site, const char *w
         *lo = a;
     if (a + 2 > *hi)
         *hi = a + 2;
-    const chunk_writer *w = &hop.chunks[(a - (uintptr_t)__start_emu_shared) / 16];
+    chunk_writer *w = &hop.chunks[(a - (uintptr_t)__start_emu_shared) / 16];
     unsigned char *sh = emu_shadow_of(SP_SHARED, a);
+    if (w->read[l->lin / 128] < seq) {
+        w->read[l->lin / 128] = seq;
+        w->read_site = site;
+    }
     if (w->barrier) {
         const mbarrier *b = &hop.bars[w->barrier - 1];
-        if (hop.observed[l->lin][w->barrier - 1] <= w->phase) {
+        if (hop.known[l->lin].c[w->barrier - 1] <= w->phase) {
             char copy[512], init[512];
             emu_describe_line(w->site, copy, sizeof copy);
             emu_describe_line(b->init_site, init, sizeof init);
             return round_fault(l, EMU_TAG_RACE, site,
                                "wgmma by %s reads %s at %p, which the copy at %s brings in phase %u of the mbarrier "
                                "initialized at %s, but this thread has not seen that phase complete (it saw %u "
-                               "phases of it complete): a missing lab_mbarrier_wait, or one for the wrong parity",
-                               where, which, (void *)a, copy, w->phase, init, hop.observed[l->lin][w->barrier - 1]);
+                               "phases of it complete): a missing lab_mbarrier_wait, one for the wrong parity, or a copy that "
+                               "refilled the stage before this thread read the phase it waited for",
+                               where, which, (void *)a, copy, w->phase, init, hop.known[l->lin].c[w->barrier - 1]);
         }
     } else if (!(sh[0] & 1)) {
         return round_fault(l, EMU_TAG_UNINIT_SHARED, site, "wgmma by %s reads %s at %p, which nothing in this block "
@@ -891,6 +986,7 @@ static int issue(emu_tc_lane_wgmma *lanes[32], int warp, uintptr_t site)
     op->desc_a = x->desc_a;
     op->desc_b = x->desc_b;
     op->group = ww->committed;
+    op->seq = ww->issued + 1;
     op->site = site;
     for (int i = 0; i < 32; i++)
         op->d[i] = lanes[i]->d;
@@ -900,14 +996,16 @@ static int issue(emu_tc_lane_wgmma *lanes[32], int warp, uintptr_t site)
     op->hi = 0;
     for (int m = 16 * rank; m < 16 * rank + 16; m++)
         for (int k = 0; k < 16; k += 8)
-            if (check_operand(l0, a_element(op->desc_a, m, k), site, "A", &op->lo, &op->hi) != 0)
+            if (check_operand(l0, a_element(op->desc_a, m, k), site, "A", op->seq, &op->lo, &op->hi) != 0)
                 return -1;
     for (int k = 0; k < 16; k++)
         for (int n = 0; n < op->n; n += op->b_major == LAB_MN_MAJOR ? 8 : 1)
-            if (check_operand(l0, b_element(op->desc_b, op->b_major, k, n), site, "B", &op->lo, &op->hi) != 0)
+            if (check_operand(l0, b_element(op->desc_b, op->b_major, k, n), site, "B", op->seq, &op->lo,
+                              &op->hi) != 0)
                 return -1;
     ww->count++;
-    totals.wgmma_inst++;
+    ww->issued++;
+    emu_counts.wgmma_inst++;
     return 0;
 }
 
@@ -949,9 +1047,10 @@ static void complete(int warp, int pending)
     int kept = 0;
     for (int i = 0; i < ww->count; i++) {
         wgmma_op *op = &ww->ops[i];
-        if (op->group + (unsigned)pending < ww->committed)
+        if (op->group + (unsigned)pending < ww->committed) {
             compute(op, warp);
-        else
+            ww->done = op->seq;
+        } else
             ww->ops[kept++] = *op;
     }
     ww->count = kept;

@@ -88,17 +88,24 @@ static void cublas_tf32(const float *a, const float *b, float *c, int m, int k, 
 }
 
 static const lab_variant libraries[] = {
-    variant("cublas_f16", cublas_f16),
-    variant("cublas_bf16", cublas_bf16),
-    variant_tf32("cublas_tf32", cublas_tf32),
+    variant(matmul_f16, "cublas_f16", cublas_f16),
+    variant(matmul_bf16, "cublas_bf16", cublas_bf16),
+    variant(matmul_tf32, "cublas_tf32", cublas_tf32),
 };
 #else
 static const lab_variant libraries[] = {};
 #endif
 
-static const char *precision(lab_task t)
+/* The format of a variant's task: matmul_f16, matmul_bf16, matmul_tf32. */
+enum Format { F16, BF16, TF32 };
+static Format format_of(const lab_variant &v)
 {
-    return t == TASK_MATMUL_F16 ? "f16" : t == TASK_MATMUL_BF16 ? "bf16" : "tf32";
+    return !strcmp(v.task, "matmul_f16") ? F16 : !strcmp(v.task, "matmul_bf16") ? BF16 : TF32;
+}
+static const char *precision(const lab_variant &v)
+{
+    static const char *const names[] = {"f16", "bf16", "tf32"};
+    return names[format_of(v)];
 }
 
 static const lab_variant *find(const char *name)
@@ -158,12 +165,12 @@ static void *upload_as(const std::vector<float> &v)
     return d;
 }
 
-static void upload(Problem &p, lab_task task)
+static void upload(Problem &p, const lab_variant &v)
 {
-    if (task == TASK_MATMUL_F16) {
+    if (format_of(v) == F16) {
         p.da = upload_as<__half>(p.a);
         p.db = upload_as<__half>(p.b);
-    } else if (task == TASK_MATMUL_BF16) {
+    } else if (format_of(v) == BF16) {
         p.da = upload_as<__nv_bfloat16>(p.a);
         p.db = upload_as<__nv_bfloat16>(p.b);
     } else {
@@ -184,14 +191,17 @@ static void release(Problem &p)
 
 static void run(const lab_variant &v, Problem &p)
 {
-    switch (v.task) {
-    case TASK_MATMUL_F16:
-        v.launch.matmul_f16((const lab_f16 *)p.da, (const lab_f16 *)p.db, p.dc, p.m, p.k, p.n);
+    switch (format_of(v)) {
+    case F16:
+        (*(const lab_matmul_f16_fn *)v.launch)((const lab_f16 *)p.da, (const lab_f16 *)p.db, p.dc, p.m, p.k, p.n);
         break;
-    case TASK_MATMUL_BF16:
-        v.launch.matmul_bf16((const lab_bf16 *)p.da, (const lab_bf16 *)p.db, p.dc, p.m, p.k, p.n);
+    case BF16:
+        (*(const lab_matmul_bf16_fn *)v.launch)((const lab_bf16 *)p.da, (const lab_bf16 *)p.db, p.dc, p.m, p.k,
+                                                p.n);
         break;
-    default: v.launch.matmul((const float *)p.da, (const float *)p.db, p.dc, p.m, p.k, p.n); break;
+    case TF32:
+        (*(const lab_matmul_tf32_fn *)v.launch)((const float *)p.da, (const float *)p.db, p.dc, p.m, p.k, p.n);
+        break;
     }
 }
 
@@ -235,7 +245,7 @@ static int check(const lab_variant *v, const std::vector<int> &dims, unsigned lo
     Problem p{dims[0], dims[1], dims[2], {}, {}};
     fill(p.a, (size_t)p.m * p.k, rng);
     fill(p.b, (size_t)p.k * p.n, rng);
-    upload(p, v->task);
+    upload(p, *v);
 
     /* reference */
     float *fa, *fb;
@@ -362,11 +372,11 @@ static int time_variant(const lab_variant &v, const std::vector<int> &sizes, con
         Problem p{s, s, s, {}, {}};
         fill(p.a, (size_t)s * s, rng);
         fill(p.b, (size_t)s * s, rng);
-        upload(p, v.task);
+        upload(p, v);
         int repeats = s >= 8192 ? 7 : s >= 4096 ? 15 : 31;
         double ms = median_ms(v, p, flush, repeats);
         double tflops = 2.0 * s * (double)s * s / (ms * 1e-3) / 1e12;
-        printf("%s %s %s %d %.4f %.1f\n", tag, label, precision(v.task), s, ms, tflops);
+        printf("%s %s %s %d %.4f %.1f\n", tag, label, precision(v), s, ms, tflops);
         fflush(stdout);
         release(p);
     }
@@ -379,8 +389,17 @@ static int time_variant(const lab_variant &v, const std::vector<int> &sizes, con
 template <class W>
 static void tune_one(const char *label, const std::vector<int> &sizes)
 {
-    lab_variant v = variant(label, launch_wgmma_with<W>);
+    lab_variant v = variant(matmul_bf16, label, launch_wgmma_with<W>);
     if (check(&v, {1008, 1024, 1040}, 99) == 0) /* timed only when right (CHECK line printed) */
+        time_variant(v, sizes, "TUNE", label);
+}
+
+/* cp_async's block tiles (MmaTiles<BM, BN, BK, WM, WN, STAGES>), each at every size */
+template <class T>
+static void tune_cp_async(const char *label, const std::vector<int> &sizes)
+{
+    lab_variant v = variant(matmul_bf16, label, launch_cp_async_with<T>);
+    if (check(&v, {1008, 1024, 1040}, 99) == 0)
         time_variant(v, sizes, "TUNE", label);
 }
 #endif
@@ -405,9 +424,9 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--list")) {
         for (int i = 0; i < lab_variant_count; i++)
-            printf("%s %s\n", lab_variants[i].name, precision(lab_variants[i].task));
+            printf("%s %s\n", lab_variants[i].name, precision(lab_variants[i]));
         for (const lab_variant &v : libraries)
-            printf("%s %s\n", v.name, precision(v.task));
+            printf("%s %s\n", v.name, precision(v));
         return 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "--check")) {
@@ -458,6 +477,12 @@ int main(int argc, char **argv)
         tune_one<WgmmaTiles<256, 2, 3>>("wgmma_128x256x3", sizes);
         tune_one<WgmmaTiles<128, 1, 8>>("wgmma_64x128x8", sizes);
         tune_one<WgmmaTiles<256, 1, 4>>("wgmma_64x256x4", sizes);
+        tune_cp_async<CpAsyncLarge>("cp_async_128x256x4", sizes);
+        tune_cp_async<CpAsyncSmall>("cp_async_64x128x4", sizes);
+        tune_cp_async<MmaTiles<128, 128, 64, 64, 64, 3>>("cp_async_128x128x3", sizes);
+        tune_cp_async<MmaTiles<128, 128, 64, 64, 64, 4>>("cp_async_128x128x4", sizes);
+        tune_cp_async<MmaTiles<128, 256, 64, 64, 64, 3>>("cp_async_128x256x3", sizes);
+        tune_cp_async<MmaTiles<256, 128, 64, 64, 64, 4>>("cp_async_256x128x4", sizes);
         return 0;
     }
 #endif

@@ -10,7 +10,7 @@
 // @wrong no-full-wait [race]
 // @wrong no-expect-tx-arrive [endless-loop]
 // @wrong no-wgmma-wait [race]
-// @wrong no-empty-wait [endless-loop]
+// @wrong no-empty-wait [race]
 #include "compat_check.h"
 #include <cuda_bf16.h>
 

@@ -1,4 +1,4 @@
-/* Lab 10: the same tiled matmul on tensor cores, from WMMA to Hopper's TMA and wgmma.
+/* Lab 10: Matrix multiplication on tensor cores: WMMA to TMA and wgmma.
  *
  * C (m x n, float) = A (m x k) * B (k x n), all row-major, as in labs 01, 02 and 09, with A
  * and B in a tensor-core format: FP16, BF16 (16 bits each) or TF32 (a float whose last 13
@@ -17,14 +17,16 @@
  *   5. mma_swizzled    4 with the 16-byte chunks of each tile row permuted (XOR swizzle):
  *                      every ldmatrix without a conflict
  *   6. mma_tf32        mma.sync m16n8k8 (TF32): A by ldmatrix, B's rows padded
- *   7. cp_async        5 with a 3-stage cp.async pipeline (global to shared, no registers)
- *                      and block tiles renumbered for L2 reuse
+ *   7. cp_async        5 with a 4-stage cp.async pipeline (global to shared, no registers),
+ *                      128 x 256 block tiles of 8 warps (64 x 128 where those leave SMs
+ *                      idle), renumbered for L2 reuse
  *   8. wgmma_tma       Hopper (sm_90a): the copy engine (TMA) fills a 4-stage ring of
  *                      swizzled tiles, mbarriers say when a stage is full or free, one warpgroup
  *                      produces and two consume with wgmma; persistent blocks
  *
  * The tensor-core operations come from lab_tensor.h (by name: no asm here); nvcuda::wmma is
- * CUDA's own (mma.h).
+ * CUDA's own (mma.h). The tile shapes are lab.manifest's define lines (WMMA_TILES, MMA_TILES,
+ * ...), which lab.h makes macros here and the checker's traffic models read too.
  */
 #include <mma.h>
 
@@ -52,13 +54,23 @@ __device__ __forceinline__ void grouped_tile(int id, int tiles_m, int tiles_n, i
     *tile_col = in_group / rows;
 }
 
+/* Whether a grid of `tiles` block tiles keeps the GPU busy: the SMs run them in rounds, and the
+ * tiles must fill at least BUSY_PERCENT (lab.manifest) of the rounds' room. At 1024^2, 32 tiles
+ * of 128 x 256 would leave 100 of 132 SMs idle: the rungs that can take smaller tiles there do. */
+static bool fills_gpu(long long tiles)
+{
+    long long sms = lab_sm_count(), rounds = (tiles + sms - 1) / sms;
+    return tiles * 100 >= rounds * sms * BUSY_PERCENT;
+}
+
 /* --------------------------------------------------- 1. wmma_global (given) ---- */
 
 /* A block of 4 warps covers 32x32 of C; each warp one 16x16 tile, walking along k 16 at a
  * time: the fragments of A and B come straight from global memory, each element loaded by
  * every warp that needs it (A's rows by each warp of the block row, B's columns by each of the
  * block column). */
-constexpr int WG_WARPS_X = 2, WG_WARPS_Y = 2;
+constexpr int WMMA_GRID[] = {WMMA_WARPS}; /* lab.manifest: warps down and across a block */
+constexpr int WG_WARPS_Y = WMMA_GRID[0], WG_WARPS_X = WMMA_GRID[1];
 
 __global__ void wmma_global_kernel(const __half *a, const __half *b, float *c, int m, int k, int n)
 {
@@ -95,9 +107,12 @@ void launch_wmma_global(const lab_f16 *a, const lab_f16 *b, float *c, int m, int
  * from global memory once per block instead of once per warp. The rows of the shared tiles
  * are PAD elements (16 bytes) longer than the data: without, the fragment loads of a warp
  * would fall on few banks. T: the element in memory (__nv_bfloat16, or float for TF32). */
+constexpr int WMMA_SHAPE[] = {WMMA_TILES}; /* lab.manifest: BM, BN, and BK in BF16 and in TF32 */
+
 template <class T, int BK>
 struct WmmaTiles {
-    static constexpr int BM = 64, BN = 64, THREADS = 128;
+    static constexpr int BM = WMMA_SHAPE[0], BN = WMMA_SHAPE[1];
+    static constexpr int WARPS_X = BN / 32, THREADS = BM / 32 * WARPS_X * WARP; /* a 32x32 piece each */
     static constexpr int PAD = 16 / sizeof(T);     /* elements in 16 bytes */
     static constexpr int A_LD = BK + PAD, B_LD = BN + PAD;
     static constexpr int FRAG_K = sizeof(T) == 2 ? 16 : 8; /* BF16: m16n16k16, TF32: m16n16k8 */
@@ -124,7 +139,7 @@ __device__ __forceinline__ void copy_tile(T *tile, const T *matrix, int rows, in
 }
 
 template <class T, class FRAG_T, int BK>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(WmmaTiles<T, BK>::THREADS)
 wmma_shared_kernel(const T *__restrict__ a, const T *__restrict__ b, float *__restrict__ c, int m, int k, int n)
 {
     using W = WmmaTiles<T, BK>;
@@ -134,7 +149,7 @@ wmma_shared_kernel(const T *__restrict__ a, const T *__restrict__ b, float *__re
 
     int warp = threadIdx.x / WARP;
     int block_row = blockIdx.y * W::BM, block_col = blockIdx.x * W::BN;
-    int warp_row = warp / 2 * 32, warp_col = warp % 2 * 32; /* this warp's 32x32 in the block tile */
+    int warp_row = warp / W::WARPS_X * 32, warp_col = warp % W::WARPS_X * 32; /* its 32x32 of the block tile */
 
     wmma::fragment<wmma::accumulator, 16, 16, FK, float> acc[2][2];
 #pragma unroll
@@ -159,8 +174,8 @@ wmma_shared_kernel(const T *__restrict__ a, const T *__restrict__ b, float *__re
              * Guide requires it (the inputs here are TF32 already, so no check can see it
              * missing: do it anyway). Then acc[i][j] += a_frag[i] b_frag[j] for the 4 pairs,
              * with wmma::mma_sync. */
-            (void)a_frag;
-            (void)b_frag;
+            (void)a_frag; /* TODO(student) 1: replace these two lines */
+            (void)b_frag; /* TODO(student) 1 */
         }
         __syncthreads();
     }
@@ -177,32 +192,42 @@ wmma_shared_kernel(const T *__restrict__ a, const T *__restrict__ b, float *__re
 
 void launch_wmma_shared(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, int k, int n)
 {
-    dim3 grid(ceil_div(n, 64), ceil_div(m, 64));
-    wmma_shared_kernel<__nv_bfloat16, __nv_bfloat16, 32><<<grid, 128>>>(a, b, c, m, k, n);
+    using W = WmmaTiles<__nv_bfloat16, WMMA_SHAPE[2]>;
+    dim3 grid(ceil_div(n, W::BN), ceil_div(m, W::BM));
+    wmma_shared_kernel<__nv_bfloat16, __nv_bfloat16, WMMA_SHAPE[2]><<<grid, W::THREADS>>>(a, b, c, m, k, n);
     CHECK_LAUNCH();
 }
 
 void launch_wmma_tf32(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    dim3 grid(ceil_div(n, 64), ceil_div(m, 64));
-    wmma_shared_kernel<float, wmma::precision::tf32, 16><<<grid, 128>>>(a, b, c, m, k, n);
+    using W = WmmaTiles<float, WMMA_SHAPE[3]>;
+    dim3 grid(ceil_div(n, W::BN), ceil_div(m, W::BM));
+    wmma_shared_kernel<float, wmma::precision::tf32, WMMA_SHAPE[3]><<<grid, W::THREADS>>>(a, b, c, m, k, n);
     CHECK_LAUNCH();
 }
 
 /* ------------------------------ mma.sync with ldmatrix: 4, 5, 6 and 7 ---- */
 
-/* A block of 4 warps computes a 128x128 tile of C, each warp a 64x64 piece: 4 x 8 tiles of
- * 16x8, each an mma.sync accumulator of 4 floats a lane (128 floats). Per K-tile of 64 the
- * block stages A (128 x 64) and B (64 x 128) in shared memory; per 16-wide step of k a warp
- * loads its 4 A fragments (16x16) with ldmatrix.x4 and its 8 B fragments (16x8) with 4
- * ldmatrix.x4.trans (B is stored k-row by k-row, and mma wants it column by column), and
- * issues 32 mma.sync. */
+/* A block tile of the mma.sync rungs: BM x BN of C, K-tiles of BK elements of type E, each warp
+ * a WM x WN piece of it (WM / 16 x WN / 8 tiles of 16x8, each an mma.sync accumulator of 4
+ * floats a lane), STAGES stages of shared memory. lab.manifest gives the shapes (MMA_TILES,
+ * MMA_TF32_TILES, CP_ASYNC_LARGE, CP_ASYNC_SMALL). */
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_ = 1, class E = __nv_bfloat16>
 struct MmaTiles {
-    static constexpr int BM = 128, BN = 128, BK = 64, THREADS = 128;
-    static constexpr int WM = 64, WN = 64;          /* a warp's piece */
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_;
+    static constexpr int WARPS_X = BN / WN, THREADS = BM / WM * WARPS_X * WARP;
     static constexpr int M_TILES = WM / 16, N_TILES = WN / 8;
-    static constexpr int A_CHUNKS = BK / 8, B_CHUNKS = BN / 8; /* 16-byte chunks (8 BF16) a row */
+    static constexpr int CHUNK = 16 / sizeof(E);                 /* elements in 16 bytes */
+    static constexpr int A_CHUNKS = BK / CHUNK, B_CHUNKS = BN / CHUNK; /* 16-byte chunks a row */
+    static_assert(BM * A_CHUNKS % THREADS == 0 && BK * B_CHUNKS % THREADS == 0, "whole tiles per pass");
 };
+
+/* Rungs 4 and 5: a block of 4 warps computes a 128x128 tile of C, each warp a 64x64 piece: 4 x 8
+ * tiles of 16x8 (128 accumulators a lane). Per K-tile of 64 the block stages A (128 x 64) and B
+ * (64 x 128) in shared memory; per 16-wide step of k a warp loads its 4 A fragments (16x16) with
+ * ldmatrix.x4 and its 8 B fragments (16x8) with 4 ldmatrix.x4.trans (B is stored k-row by
+ * k-row, and mma wants it column by column), and issues 32 mma.sync. */
+typedef MmaTiles<MMA_TILES> MmaRung;
 
 /* The place of 16-byte chunk `chunk` of row `row` in a swizzled tile row: the 8 rows one ldmatrix
  * matrix reads must fall on 8 different groups of 4 banks. */
@@ -229,18 +254,18 @@ __device__ __forceinline__ int chunk_offset(int row, int chunk)
 }
 
 /* One stage: the A and B tiles of a K-tile. */
+template <class T>
 struct MmaStage {
-    __nv_bfloat16 a[MmaTiles::BM * MmaTiles::BK];
-    __nv_bfloat16 b[MmaTiles::BK * MmaTiles::BN];
+    __nv_bfloat16 a[T::BM * T::BK];
+    __nv_bfloat16 b[T::BK * T::BN];
 };
 
 /* The K-tile at tile_k of A and B into `stage` with ordinary loads and stores (16 bytes each),
  * zeros outside the matrices. */
-template <bool SWIZZLE>
-__device__ __forceinline__ void copy_stage(MmaStage &stage, const __nv_bfloat16 *a, const __nv_bfloat16 *b, int m,
-                                           int k, int n, int block_row, int block_col, int tile_k)
+template <class T, bool SWIZZLE>
+__device__ __forceinline__ void copy_stage(MmaStage<T> &stage, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
+                                           int m, int k, int n, int block_row, int block_col, int tile_k)
 {
-    using T = MmaTiles;
 #pragma unroll
     for (int i = 0; i < T::BM * T::A_CHUNKS / T::THREADS; i++) {
         int e = threadIdx.x + i * T::THREADS, r = e / T::A_CHUNKS, ch = e % T::A_CHUNKS;
@@ -263,38 +288,41 @@ __device__ __forceinline__ void copy_stage(MmaStage &stage, const __nv_bfloat16 
 
 /* The same with cp.async: no register holds the data, and the copies are in flight until a
  * wait; chunks outside the matrices are written as zeros without a global read. */
-__device__ __forceinline__ void copy_stage_async(MmaStage &stage, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
+template <class T>
+__device__ __forceinline__ void copy_stage_async(MmaStage<T> &stage, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
                                                  int m, int k, int n, int block_row, int block_col, int tile_k)
 {
-    /* TODO(student) 4: copy_stage<true> above, with lab_cp_async_16_or_zero instead of a load
+    /* TODO(student) 4: copy_stage<T, true> above, with lab_cp_async_16_or_zero instead of a load
      * into registers and a store: chunk e = threadIdx.x + i * THREADS of each tile, its
      * destination chunk_offset<..., true>(r, ch) in the stage, `inside` when the chunk lies in
      * the matrix (give a valid source address even when it does not: the matrix's first). */
-    (void)stage, (void)a, (void)b, (void)m, (void)k, (void)n, (void)block_row, (void)block_col, (void)tile_k;
+    (void)stage, (void)a, (void)b, (void)m, (void)k, (void)n; /* TODO(student) 4: replace */
+    (void)block_row, (void)block_col, (void)tile_k;            /* TODO(student) 4 */
 }
 
-/* This lane's place in the block tile: its warp's 64x64 piece. */
+/* This lane's place in the block tile: its warp's WM x WN piece. */
 struct MmaWarp {
     int row, col;
 };
 
+template <class T>
 __device__ __forceinline__ MmaWarp mma_warp(void)
 {
     int warp = threadIdx.x / WARP;
-    return MmaWarp{warp / 2 * MmaTiles::WM, warp % 2 * MmaTiles::WN};
+    return MmaWarp{warp / T::WARPS_X * T::WM, warp % T::WARPS_X * T::WN};
 }
 
 /* One K-tile of the warp's piece, from `stage`: per 16-wide step, ldmatrix the fragments,
- * then 4 x 8 mma.sync. Lane l gives ldmatrix the address of one row of one 8x8 matrix:
+ * then M_TILES x N_TILES mma.sync. Lane l gives ldmatrix the address of one row of one 8x8
+ * matrix:
  *   A (x4): matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
  *           (rows 8-15, k 8-15) of a 16x16 fragment: a[0..3] in mma's order; lane l gives
  *           row l % 16, k chunk l / 16;
  *   B (x4.trans): (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15): the
  *           two registers of two 16x8 fragments; lane l gives k row l % 16, n chunk l / 16. */
-template <bool SWIZZLE>
-__device__ __forceinline__ void mma_stage(const MmaStage &stage, MmaWarp w, float (&acc)[4][8][4])
+template <class T, bool SWIZZLE>
+__device__ __forceinline__ void mma_stage(const MmaStage<T> &stage, MmaWarp w, float (&acc)[T::M_TILES][T::N_TILES][4])
 {
-    using T = MmaTiles;
     int lane = threadIdx.x % WARP;
 #pragma unroll
     for (int kk = 0; kk < T::BK; kk += 16) {
@@ -340,19 +368,20 @@ __device__ __forceinline__ void store_accumulators(float *c, int m, int n, int r
 
 /* Rungs 4 and 5: one stage, loaded with ordinary loads and stores; two barriers per K-tile. */
 template <bool SWIZZLE>
-__global__ void __launch_bounds__(MmaTiles::THREADS)
+__global__ void __launch_bounds__(MmaRung::THREADS)
 mma_kernel(const __nv_bfloat16 *__restrict__ a, const __nv_bfloat16 *__restrict__ b, float *__restrict__ c, int m,
            int k, int n)
 {
-    __shared__ __align__(128) MmaStage stage;
-    int block_row = blockIdx.y * MmaTiles::BM, block_col = blockIdx.x * MmaTiles::BN;
-    MmaWarp w = mma_warp();
-    float acc[4][8][4] = {};
+    using T = MmaRung;
+    __shared__ __align__(128) MmaStage<T> stage;
+    int block_row = blockIdx.y * T::BM, block_col = blockIdx.x * T::BN;
+    MmaWarp w = mma_warp<T>();
+    float acc[T::M_TILES][T::N_TILES][4] = {};
 
-    for (int tile_k = 0; tile_k < k; tile_k += MmaTiles::BK) {
-        copy_stage<SWIZZLE>(stage, a, b, m, k, n, block_row, block_col, tile_k);
+    for (int tile_k = 0; tile_k < k; tile_k += T::BK) {
+        copy_stage<T, SWIZZLE>(stage, a, b, m, k, n, block_row, block_col, tile_k);
         __syncthreads();
-        mma_stage<SWIZZLE>(stage, w, acc);
+        mma_stage<T, SWIZZLE>(stage, w, acc);
         __syncthreads();
     }
     store_accumulators(c, m, n, block_row + w.row, block_col + w.col, acc);
@@ -361,8 +390,8 @@ mma_kernel(const __nv_bfloat16 *__restrict__ a, const __nv_bfloat16 *__restrict_
 template <bool SWIZZLE>
 static void launch_mma(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, int k, int n)
 {
-    dim3 grid(ceil_div(n, MmaTiles::BN), ceil_div(m, MmaTiles::BM));
-    mma_kernel<SWIZZLE><<<grid, MmaTiles::THREADS>>>(a, b, c, m, k, n);
+    dim3 grid(ceil_div(n, MmaRung::BN), ceil_div(m, MmaRung::BM));
+    mma_kernel<SWIZZLE><<<grid, MmaRung::THREADS>>>(a, b, c, m, k, n);
     CHECK_LAUNCH();
 }
 
@@ -385,21 +414,19 @@ void launch_mma_swizzled(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, 
  * are swizzled as in rung 5. B's fragment (8x8) has b[0] = B[k = l % 4][n = l / 4] and b[1]
  * 4 rows lower: no transposing ldmatrix for 32-bit data, so two plain shared loads, whose 32
  * lanes read 4 rows: padding each row of the B tile by 8 floats puts the 4 rows 8 banks apart. */
-struct Tf32Tiles {
-    static constexpr int BM = 128, BN = 128, BK = 32, THREADS = 128;
-    static constexpr int A_CHUNKS = BK / 4, B_LD = BN + 8;
-};
+typedef MmaTiles<MMA_TF32_TILES, 1, float> Tf32Tiles;
+constexpr int TF32_B_LD = Tf32Tiles::BN + 8;
 
 __global__ void __launch_bounds__(Tf32Tiles::THREADS)
 mma_tf32_kernel(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, int m, int k, int n)
 {
     using T = Tf32Tiles;
     __shared__ __align__(128) float a_tile[T::BM * T::BK];
-    __shared__ __align__(128) float b_tile[T::BK * T::B_LD];
+    __shared__ __align__(128) float b_tile[T::BK * TF32_B_LD];
     int block_row = blockIdx.y * T::BM, block_col = blockIdx.x * T::BN;
-    MmaWarp w = mma_warp();
+    MmaWarp w = mma_warp<T>();
     int lane = threadIdx.x % WARP;
-    float acc[4][8][4] = {};
+    float acc[T::M_TILES][T::N_TILES][4] = {};
 
     for (int tile_k = 0; tile_k < k; tile_k += T::BK) {
 #pragma unroll
@@ -412,20 +439,20 @@ mma_tf32_kernel(const float *__restrict__ a, const float *__restrict__ b, float 
             *reinterpret_cast<float4 *>(&a_tile[r * T::BK + swizzled_chunk(r, ch) * 4]) = v;
         }
 #pragma unroll
-        for (int i = 0; i < T::BK * T::BN / 4 / T::THREADS; i++) {
-            int e = threadIdx.x + i * T::THREADS, r = e / (T::BN / 4), cc = e % (T::BN / 4) * 4;
+        for (int i = 0; i < T::BK * T::B_CHUNKS / T::THREADS; i++) {
+            int e = threadIdx.x + i * T::THREADS, r = e / T::B_CHUNKS, cc = e % T::B_CHUNKS * 4;
             int gr = tile_k + r, gc = block_col + cc;
             float4 v = make_float4(0, 0, 0, 0);
             if (gr < k && gc < n)
                 v = *reinterpret_cast<const float4 *>(b + (size_t)gr * n + gc);
-            *reinterpret_cast<float4 *>(&b_tile[r * T::B_LD + cc]) = v;
+            *reinterpret_cast<float4 *>(&b_tile[r * TF32_B_LD + cc]) = v;
         }
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < T::BK; kk += 8) {
-            uint32_t a_frag[4][4], b_frag[8][2];
+            uint32_t a_frag[T::M_TILES][4], b_frag[T::N_TILES][2];
 #pragma unroll
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < T::M_TILES; i++) {
                 int r = w.row + i * 16 + lane % 16, ch = kk / 4 + lane / 16;
                 lab_ldmatrix_x4(a_frag[i], &a_tile[r * T::BK + swizzled_chunk(r, ch) * 4]);
 #pragma unroll
@@ -434,15 +461,15 @@ mma_tf32_kernel(const float *__restrict__ a, const float *__restrict__ b, float 
             }
             /* TODO(student) 3: the B fragments of the warp's 8 tiles of 8 columns: for tile j,
              * b_frag[j][0] is B[k = kk + lane % 4][n = w.col + 8 j + lane / 4] of the B tile
-             * (rows of T::B_LD floats), b_frag[j][1] the element 4 rows lower; each through
+             * (rows of TF32_B_LD floats), b_frag[j][1] the element 4 rows lower; each through
              * lab_to_tf32. Why do the 8 floats of padding per row make these loads free of
              * bank conflicts? */
-            for (int j = 0; j < 8; j++)                              /* TODO(student) 3: replace */
+            for (int j = 0; j < T::N_TILES; j++)                     /* TODO(student) 3: replace */
                 b_frag[j][0] = b_frag[j][1] = lab_to_tf32(b_tile[j]); /* TODO(student) 3 */
 #pragma unroll
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < T::M_TILES; i++)
 #pragma unroll
-                for (int j = 0; j < 8; j++)
+                for (int j = 0; j < T::N_TILES; j++)
                     lab_mma_m16n8k8_tf32(acc[i][j], a_frag[i], b_frag[j]);
         }
         __syncthreads();
@@ -459,54 +486,73 @@ void launch_mma_tf32(const float *a, const float *b, float *c, int m, int k, int
 
 /* ----------------------------------------------------------- 7. cp_async ---- */
 
-/* Rung 5's block and warp tiles, with STAGES shared stages (32 KiB each, in dynamic shared
- * memory) filled by cp.async: while the warps compute K-tile t, the copies of K-tiles t + 1 ..
- * t + STAGES - 1 are in flight. Each thread commits one group per K-tile (empty past the last),
- * so "at most STAGES - 2 groups pending" means K-tile t has landed for this thread; the
- * barrier after the wait makes it the block's, and also frees the stage computed at t - 1,
- * which the copies issued right after it refill. One barrier per K-tile. Two blocks per SM
- * (2 x 96 KiB of shared memory, 2 x 128 threads of at most 255 registers). */
-constexpr int CP_STAGES = 3;
-constexpr int CP_GROUP = 8;
+/* Rung 5's loop with STAGES shared stages (in dynamic shared memory) filled by cp.async: while
+ * the warps compute K-tile t, the copies of K-tiles t + 1 .. t + STAGES - 1 are in flight.
+ * Each thread commits one group per K-tile (empty past the last), so "at most STAGES - 2 groups
+ * pending" means K-tile t has landed for this thread; the barrier after the wait makes it the
+ * block's, and also frees the stage computed at t - 1, which the copies issued right after it
+ * refill. One barrier per K-tile.
+ *
+ * Larger tiles than rung 5's, as the pipeline lets a block keep more data in flight:
+ * CP_ASYNC_LARGE (lab.manifest) is 128 x 256 of C for 8 warps of 64 x 64 and 4 stages of
+ * 48 KiB, one block per SM. Each byte staged now feeds 4 warps' products instead of 2, so the
+ * L2 delivers a quarter fewer bytes per product (at 460 TFLOP/s, 5.5 TB/s instead of 7.2: the
+ * L2's own limit), and 4 K-tiles in flight cover global memory's latency. On small matrices
+ * such tiles leave SMs idle (32 of them at 1024^2, for 132 SMs): there the launch function
+ * takes CP_ASYNC_SMALL, 64 x 128 for 4 warps of 32 x 64. */
+constexpr int CP_GROUP = 8; /* tile rows of a group (grouped_tile) */
 
-__global__ void __launch_bounds__(MmaTiles::THREADS, 2)
+template <class T>
+__global__ void __launch_bounds__(T::THREADS, 1)
 cp_async_kernel(const __nv_bfloat16 *__restrict__ a, const __nv_bfloat16 *__restrict__ b, float *__restrict__ c,
                 int m, int k, int n)
 {
     extern __shared__ __align__(128) unsigned char shared_bytes[];
 
     int tile_row, tile_col;
-    grouped_tile<CP_GROUP>(blockIdx.x, ceil_div(m, MmaTiles::BM), ceil_div(n, MmaTiles::BN), &tile_row, &tile_col);
-    int block_row = tile_row * MmaTiles::BM, block_col = tile_col * MmaTiles::BN;
-    MmaWarp w = mma_warp();
-    float acc[4][8][4] = {};
-    int k_tiles = ceil_div(k, MmaTiles::BK);
+    grouped_tile<CP_GROUP>(blockIdx.x, ceil_div(m, T::BM), ceil_div(n, T::BN), &tile_row, &tile_col);
+    int block_row = tile_row * T::BM, block_col = tile_col * T::BN;
+    MmaWarp w = mma_warp<T>();
+    float acc[T::M_TILES][T::N_TILES][4] = {};
+    int k_tiles = ceil_div(k, T::BK);
 
-    /* TODO(student) 5: the pipeline, in CP_STAGES stages of the dynamic shared memory
-     * (MmaStage *stages = reinterpret_cast<MmaStage *>(shared_bytes)). First K-tiles 0 ..
-     * CP_STAGES - 2 into stages 0 .. CP_STAGES - 2 (copy_stage_async), one lab_cp_async_commit
-     * after each (commit even when k_tiles is smaller: every thread must count the same groups).
-     * Then for each K-tile t: wait until K-tile t has landed (lab_cp_async_wait<N>: how many
-     * groups may still be in flight?), __syncthreads(), start the copies of K-tile
-     * t + CP_STAGES - 1 into its stage (if there is one) and commit, then mma_stage<true> on
-     * stage t % CP_STAGES. Which stage do the new copies overwrite, and why is it free after
-     * the barrier? */
-    (void)k_tiles;
+    /* TODO(student) 5: the pipeline, in T::STAGES stages of the dynamic shared memory
+     * (MmaStage<T> *stages = reinterpret_cast<MmaStage<T> *>(shared_bytes)). First K-tiles 0 ..
+     * T::STAGES - 2 into stages 0 .. T::STAGES - 2 (copy_stage_async<T>), one
+     * lab_cp_async_commit after each (commit even when k_tiles is smaller: every thread must
+     * count the same groups). Then for each K-tile t: wait until K-tile t has landed
+     * (lab_cp_async_wait<N>: how many groups may still be in flight?), __syncthreads(), start
+     * the copies of K-tile t + T::STAGES - 1 into its stage (if there is one) and commit, then
+     * mma_stage<T, true> on stage t % T::STAGES. Which stage do the new copies overwrite, and
+     * why is it free after the barrier? */
+    (void)k_tiles; /* TODO(student) 5: replace */
     lab_cp_async_wait<0>(); /* nothing left in flight when the block ends */
     store_accumulators(c, m, n, block_row + w.row, block_col + w.col, acc);
 }
 
-void launch_cp_async(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, int k, int n)
+template <class T>
+static void launch_cp_async_with(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, int k, int n)
 {
-    constexpr int SHARED = CP_STAGES * sizeof(MmaStage);
+    constexpr int SHARED = T::STAGES * sizeof(MmaStage<T>);
     static bool configured;
     if (!configured) {
-        CUDA_CHECK(cudaFuncSetAttribute(cp_async_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SHARED));
+        CUDA_CHECK(cudaFuncSetAttribute(cp_async_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, SHARED));
         configured = true;
     }
-    int blocks = ceil_div(m, MmaTiles::BM) * ceil_div(n, MmaTiles::BN);
-    cp_async_kernel<<<blocks, MmaTiles::THREADS, SHARED>>>(a, b, c, m, k, n);
+    int blocks = ceil_div(m, T::BM) * ceil_div(n, T::BN);
+    cp_async_kernel<T><<<blocks, T::THREADS, SHARED>>>(a, b, c, m, k, n);
     CHECK_LAUNCH();
+}
+
+typedef MmaTiles<CP_ASYNC_LARGE> CpAsyncLarge;
+typedef MmaTiles<CP_ASYNC_SMALL> CpAsyncSmall;
+
+void launch_cp_async(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, int k, int n)
+{
+    if (fills_gpu(ceil_div(m, CpAsyncLarge::BM) * ceil_div(n, CpAsyncLarge::BN)))
+        launch_cp_async_with<CpAsyncLarge>(a, b, c, m, k, n);
+    else
+        launch_cp_async_with<CpAsyncSmall>(a, b, c, m, k, n);
 }
 
 /* ---------------------------------------------------------- 8. wgmma_tma ---- */
@@ -596,7 +642,7 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
                      * (t * W::BK, tile_col * W::BN + 64 box) to b_stage(s) + box * W::B_BOX_BYTES,
                      * all completing on full[s]. Then the next stage: s + 1, and after the last
                      * one s = 0 with the parity flipped. */
-                    (void)t, (void)s, (void)parity, (void)a_stage, (void)b_stage;
+                    (void)t, (void)s, (void)parity, (void)a_stage, (void)b_stage; /* TODO(student) 6 */
                 }
             }
         }
@@ -619,7 +665,7 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
                  * tile's very first step. Then lab_wgmma_commit(), lab_wgmma_wait<0>(acc), and one
                  * thread of the warpgroup arrives on empty[s]. Then the next stage, as the producer
                  * does. The README draws the layouts the descriptors describe. */
-                (void)t, (void)s, (void)parity, (void)consumer;
+                (void)t, (void)s, (void)parity, (void)consumer; /* TODO(student) 7: replace */
             }
             /* the accumulators to C: warp w of the consumer holds rows 16 w .. 16 w + 15 of its
              * 64, as mma.sync's 16x8 accumulators side by side (store_accumulators' layout) */
@@ -627,19 +673,11 @@ wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constan
              * tile_row * W::BM + consumer * 64 + 16 w + l / 4 (+ 8 for e >= 2), column
              * tile_col * W::BN + 8 j + 2 (l % 4) (+ 1 for odd e), for j < W::BN / 8: store the
              * pairs e = 0, 1 and 2, 3 as float2, only inside C. */
-            (void)acc;
-            (void)tile_row;
-            (void)tile_col;
+            (void)acc;      /* TODO(student) 8: replace these three lines */
+            (void)tile_row; /* TODO(student) 8 */
+            (void)tile_col; /* TODO(student) 8 */
         }
     }
-}
-
-/* The share of the GPU a grid of `tiles` tiles keeps busy: its tiles over the tiles the SMs
- * run in as many rounds as it takes. */
-static double busy_share(long long tiles)
-{
-    long long sms = lab_sm_count(), rounds = (tiles + sms - 1) / sms;
-    return (double)tiles / (double)(rounds * sms);
 }
 
 template <class W>
@@ -659,31 +697,28 @@ static void launch_wgmma_with(const lab_bf16 *a, const lab_bf16 *b, float *c, in
     CHECK_LAUNCH();
 }
 
-typedef WgmmaTiles<256, 2, 4> WgmmaLarge;  /* 128 x 256 tiles: the most work per byte staged */
-typedef WgmmaTiles<128, 2, 6> WgmmaMedium; /* 128 x 128 */
-typedef WgmmaTiles<128, 1, 6> WgmmaSmall;  /* 64 x 128: 128 tiles at 1024^2 */
+typedef WgmmaTiles<WGMMA_LARGE> WgmmaLarge;   /* 128 x 256 tiles: the most work per byte staged */
+typedef WgmmaTiles<WGMMA_MEDIUM> WgmmaMedium; /* 128 x 128 */
+typedef WgmmaTiles<WGMMA_SMALL> WgmmaSmall;   /* 64 x 128: 128 tiles at 1024^2 */
 
-/* The largest tile whose grid keeps at least 85% of the GPU busy (1024^2: 32 tiles of 128 x 256
- * would leave 100 of 132 SMs idle). */
+/* The largest tile whose grid keeps the GPU busy. */
 void launch_wgmma_tma(const lab_bf16 *a, const lab_bf16 *b, float *c, int m, int k, int n)
 {
-    long long large = (long long)ceil_div(m, WgmmaLarge::BM) * ceil_div(n, WgmmaLarge::BN);
-    long long medium = (long long)ceil_div(m, WgmmaMedium::BM) * ceil_div(n, WgmmaMedium::BN);
-    if (busy_share(large) >= 0.85)
+    if (fills_gpu(ceil_div(m, WgmmaLarge::BM) * ceil_div(n, WgmmaLarge::BN)))
         launch_wgmma_with<WgmmaLarge>(a, b, c, m, k, n);
-    else if (busy_share(medium) >= 0.85)
+    else if (fills_gpu(ceil_div(m, WgmmaMedium::BM) * ceil_div(n, WgmmaMedium::BN)))
         launch_wgmma_with<WgmmaMedium>(a, b, c, m, k, n);
     else
         launch_wgmma_with<WgmmaSmall>(a, b, c, m, k, n);
 }
 
 LAB_VARIANTS(
-    variant("wmma_global", launch_wmma_global),
-    variant("wmma_shared", launch_wmma_shared),
-    variant_tf32("wmma_tf32", launch_wmma_tf32),
-    variant("mma_conflicted", launch_mma_conflicted),
-    variant("mma_swizzled", launch_mma_swizzled),
-    variant_tf32("mma_tf32", launch_mma_tf32),
-    variant("cp_async", launch_cp_async),
-    variant("wgmma_tma", launch_wgmma_tma)
+    variant(matmul_f16, "wmma_global", launch_wmma_global),
+    variant(matmul_bf16, "wmma_shared", launch_wmma_shared),
+    variant(matmul_tf32, "wmma_tf32", launch_wmma_tf32),
+    variant(matmul_bf16, "mma_conflicted", launch_mma_conflicted),
+    variant(matmul_bf16, "mma_swizzled", launch_mma_swizzled),
+    variant(matmul_tf32, "mma_tf32", launch_mma_tf32),
+    variant(matmul_bf16, "cp_async", launch_cp_async),
+    variant(matmul_bf16, "wgmma_tma", launch_wgmma_tma)
 )
