@@ -110,7 +110,7 @@ static void rates_of(const run_report *run, const check_variant *v, const check_
         t->gbps = (double)bytes / (t->time_ms * 1e6);
     if (v->task->arithmetic && v->task->operations) {
         t->gflops = (double)v->task->operations(&cs->size) / (t->time_ms * 1e6);
-        t->pct_peak = run->peak_gflops > 0 ? 100.0 * t->gflops / run->peak_gflops : -1;
+        t->pct_peak = run->peak_gflops > 0 && !v->task->tensor_cores ? 100.0 * t->gflops / run->peak_gflops : -1;
     } else if (t->gbps >= 0) {
         t->pct_peak = run->peak_gbps > 0 ? 100.0 * t->gbps / run->peak_gbps : -1;
     }

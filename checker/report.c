@@ -368,7 +368,8 @@ static void print_ladder(FILE *out, const run_report *run, int colour)
                     snprintf(rate, sizeof rate, "%.0f GFLOP/s", t.gflops);
                 else
                     snprintf(rate, sizeof rate, "%.0f GB/s", t.gbps);
-                fprintf(out, "    %-20s %9.4f %14s %7.1f%%", a < 0 ? name : t.size, t.time_ms, rate, t.pct_peak);
+                fprintf(out, "    %-20s %9.4f %14s", a < 0 ? name : t.size, t.time_ms, rate);
+                print_rate(out, " %6.1f%%", t.pct_peak, 8);
                 if (a < 0)
                     fprintf(out, " %7.2fx", first / k->time_ms);
                 else

@@ -64,6 +64,9 @@ struct check_task {
     /* The useful floating-point (or integer) operations of a case. */
     uint64_t (*operations)(const lab_sizes *s);
     int arithmetic; /* its rate is GFLOP/s of operations (arithmetic is the point), not GB/s */
+    /* Its operations run on the tensor cores, whose peak is not the FP32 peak the harness
+     * reports: no "% peak" (rather than one above 100%). */
+    int tensor_cores;
     /* Optional: a case's size in a few characters ("33x17x45"; NULL: its n). */
     void (*short_size)(const lab_sizes *s, char *out, size_t size);
     /* Optional: a case's size in the report ("17x33"; NULL: "n=1000 block=128", from its keys). */

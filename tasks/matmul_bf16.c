@@ -62,6 +62,7 @@ const check_task task_matmul_bf16 = {
     .compulsory_bytes = compulsory_bytes,
     .operations = matmul_operations,
     .arithmetic = 1,
+    .tensor_cores = 1,
     .short_size = matmul_short_size,
     .format = "BF16",
 };
