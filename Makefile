@@ -44,7 +44,8 @@ ifeq ($(BACKEND),emu)
 LAB_NVCC := emu/emucc
 BACKEND_NVCCFLAGS := -Xcompiler -Wno-unused-parameter
 # Lab programs are relinked when the emulator changes.
-BACKEND_DEPS := $(wildcard emu/emucc emu/rewrite.c emu/src/*.c emu/src/*.h emu/include/*.h common/seal.c common/seal.h)
+BACKEND_DEPS := $(wildcard emu/emucc emu/rewrite.c emu/src/*.c emu/src/*.h emu/include/*.h common/seal.c common/seal.h \
+                            common/lab_fixes.h)
 HOST_CUDA_FLAGS = -Iemu/include -DLAB_EMULATION
 else ifeq ($(BACKEND),gpu)
 LAB_NVCC := $(NVCC)

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cases.h"
+#include "explain.h"
 #include "labio.h"
 #include "labio_names.h"
 #include "labs.h"
@@ -491,6 +492,7 @@ int main(int argc, char **argv)
         free(workers);
         for (int i = 0; i < report->count; i++)
             report->correct &= report->kernels[i].correct;
+        explain_lab(source, shipped, report); /* a failure in the words of this lab */
         if (lab->library && opt.library && strcmp(opt.backend, "gpu") == 0 && !only_variant)
             check_library(&opt, &run, report, workdir);
         if (report->count == 0) {

@@ -11,5 +11,6 @@ int add_trust_tests(void);
 int add_todos_tests(void);
 int add_where_tests(void);
 int add_labs_tests(void);
+int add_explain_tests(void);
 
 #endif
