@@ -22,8 +22,8 @@
 # FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading),
 # VIEW=1 (check/solutions: also an HTML report per lab that draws every warp's accesses,
 # build/report/NN/index.html; build/report/solutions/NN for solutions), JOBS=N (on the emulator,
-# a lab's kernels checked N at a time, the same report; default: the cores), V=1 (the build's
-# commands).
+# a lab's kernels checked N at a time, the same report; default: the cores), TRAFFIC=1 (check:
+# the traffic table for every kernel, the failing ones too), V=1 (the build's commands).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -277,7 +277,8 @@ ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: e
 
 CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$(PROFILE)),--profile) $(if $(COUNTERS_CSV),--counters-csv $(COUNTERS_CSV)) \
              $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(filter 1,$(FAST)),--fast) \
-             $(if $(VARIANT),--variant $(VARIANT)) $(if $(filter emu,$(BACKEND)),--jobs $(JOBS)) $(CHECK_EXTRA)
+             $(if $(VARIANT),--variant $(VARIANT)) $(if $(filter emu,$(BACKEND)),--jobs $(JOBS)) \
+             $(if $(filter 1,$(TRAFFIC)),--traffic) $(CHECK_EXTRA)
 
 # On a GPU the emulator's diagnostics run too where its toolchain is installed (tools/setup
 # emu): the same lab files are built for it, and the checker runs them on the emulator's

@@ -3,6 +3,7 @@
 #include "explain.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,4 +211,24 @@ void explain_lab(const char *source_path, const char *shipped_path, lab_report *
     }
     todos_items_free(todos, count);
     source_free(&src);
+}
+
+char *explain_strays(const char *tree, const check_lab *lab)
+{
+    char folder[1100];
+    text note = TEXT_EMPTY;
+    snprintf(folder, sizeof folder, "%s/%s", tree, lab->dir);
+    DIR *d = opendir(folder);
+    int count = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 3 && strcmp(e->d_name + n - 3, ".cu") == 0 && strcmp(e->d_name, lab->source) != 0)
+            text_printf(&note, "%s%s", count++ ? ", " : "warning: ", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (count)
+        text_printf(&note, " in %s/ %s neither built nor checked: the lab builds %s alone\n", lab->dir,
+                    count == 1 ? "is" : "are", lab->source);
+    return note.s;
 }

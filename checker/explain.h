@@ -29,4 +29,8 @@ void explain_lab(const char *source_path, const char *shipped_path, lab_report *
  * one: "FILE:LINE (in ..."), or 0; `file` is the lab file's name (reduce_divergence.cu). */
 int explain_line_named(const char *message, const char *file);
 
+/* The other .cu files in the lab's folder of `tree` (a backup, a copy), which the lab neither
+ * builds nor checks: a warning line that names them, or NULL (free it). */
+char *explain_strays(const char *tree, const check_lab *lab);
+
 #endif

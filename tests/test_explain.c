@@ -1,12 +1,14 @@
 /* A failure in the words of its lab (checker/explain.c, checker/source.c): a kernel as shipped is
  * "not written yet", a [warp-sync] finding names the fix the kernel's manifest says it uses, two
- * threads at one line of one step are a wrong index, every message names a line. Each rule is
- * held by several cases of its class, and by the neighbours it must leave alone. */
+ * threads at one line of one step are a wrong index, every message names a line; and the report
+ * puts the verdicts last, with the traffic of the passing kernels alone. Each rule is held by
+ * several cases of its class, and by the neighbours it must leave alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "explain.h"
@@ -379,6 +381,113 @@ static void test_every_message_names_a_line(void)
     CU_ASSERT_EQUAL(explain_line_named("at reduce_divergence.cu:7, then", "reduce_divergence.cu"), 7);
 }
 
+/* The screen a failing check leaves: the traffic of the passing kernels, then one line per kernel
+ * with its verdict and line, the failing ones' messages, the TODOs, the lab's verdict last; 80
+ * columns. TRAFFIC=1 (report_set_traffic) shows the failing kernels' traffic too. */
+static void test_verdicts_last(void)
+{
+    static run_report run;
+    char *text = NULL;
+    size_t size = 0;
+    lab_report *lab = lab03(&run, VERDICT_UNFINISHED, "not written yet: 03-reduce-divergence/reduce_divergence.cu:55: "
+                            "TODO(student) 1: this step", VERDICT_RACE,
+                            "[race] 03-reduce-divergence/reduce_divergence.cu:83 (in reduce_interleaved): race in "
+                            "kernel reduce_interleaved, block (0,0,0): thread (32,0,0) (warp 1) stores to global memory");
+    lab->todos = strdup("    line 55: TODO(student) 1: this step adds the same pairs as reduce_neighbored\n");
+    lab->strays = strdup("warning: old.cu in 03-reduce-divergence/ is neither built nor checked\n");
+    for (int i = 0; i < 3; i++) {
+        kernel_report *k = &lab->kernels[i];
+        k->has_model = 1;
+        k->model.gld_inst = 1000 + (uint64_t)i;
+        measured_add(&k->measured, LAB_COUNTER_gld_inst, 1000 + (uint64_t)i);
+        measured_add(&k->measured, LAB_COUNTER_lane_slots, 32);
+        measured_add(&k->measured, LAB_COUNTER_active_lanes, 16);
+        strcpy(k->measured.source, "emu");
+    }
+    for (int all = 0; all <= 1; all++) {
+        report_set_traffic(all);
+        FILE *out = open_memstream(&text, &size);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        report_print_lab(out, &run, lab, 0);
+        fclose(out);
+        int lines = 0, longest = 0;
+        for (const char *p = text; *p;) {
+            int n = (int)strcspn(p, "\n");
+            longest = n > longest ? n : longest;
+            lines++;
+            p += n + (p[n] == '\n');
+        }
+        CU_ASSERT(longest <= 80);
+        const char *traffic = strstr(text, "global-memory traffic");
+        const char *rows = strstr(text, "  kernel             result");
+        const char *less = strstr(text, "  neighbored_less    FAIL   not written yet, line 55\n");
+        const char *inter = strstr(text, "  interleaved        FAIL   race, line 83\n");
+        const char *detail = strstr(text, "  interleaved: race: [race]");
+        const char *todos = strstr(text, "unfinished in 03-reduce-divergence/reduce_divergence.cu:");
+        const char *note = strstr(text, "warning: old.cu");
+        const char *end = strstr(text, "not all kernels correct yet\n");
+        CU_ASSERT_TRUE(traffic && rows && less && inter && detail && todos && note && end);
+        CU_ASSERT_TRUE(traffic < rows && rows < less && less < inter && inter < detail && detail < todos &&
+                       todos < note && note < end);
+        CU_ASSERT_EQUAL(end ? end[strlen("not all kernels correct yet\n")] : 'x', '\0'); /* last */
+        CU_ASSERT_PTR_NULL(strstr(text, "neighbored_less: not written")); /* its TODO is the list */
+        /* the traffic: the passing kernel's rows alone, and how to see the others */
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n  neighbored                1000"));
+        char row[64];
+        snprintf(row, sizeof row, "\n  %-18s %11d ", "interleaved", 1002);
+        CU_ASSERT_EQUAL(strstr(text, row) != NULL, all);
+        CU_ASSERT_EQUAL(strstr(text, "make check TRAFFIC=1") != NULL, !all);
+        if (all == 0)
+            CU_ASSERT(lines <= 22); /* a blank line, the lab's 21 */
+        free(text);
+        text = NULL;
+    }
+    report_set_traffic(0);
+    free(lab->todos);
+    free(lab->strays);
+    lab_free(&run);
+}
+
+/* A backup or a copy beside the lab file is named, and said not to be checked: the lab builds its
+ * manifest's file alone. */
+static void test_strays(void)
+{
+    char tree[] = "/tmp/gpulab-strays-XXXXXX", path[200];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tree));
+    const check_lab *lab = check_find_lab("03-reduce-divergence");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lab);
+    snprintf(path, sizeof path, "%s/%s", tree, lab->dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+    static const char *const files[] = {"reduce_divergence.cu", "notes.txt", "old.cu", "reduce_divergence.cu.orig",
+                                        "copy.cu"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", tree, lab->dir, files[i]);
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fclose(f);
+        char *said = explain_strays(tree, lab);
+        if (i < 2) { /* the lab file and a file that is no source: nothing to say */
+            CU_ASSERT_PTR_NULL(said);
+        } else {
+            CU_ASSERT_PTR_NOT_NULL_FATAL(said);
+            CU_ASSERT_EQUAL(strncmp(said, "warning: ", 9), 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(said, "old.cu"));
+            CU_ASSERT_EQUAL(strstr(said, "copy.cu") != NULL, i == 4);
+            CU_ASSERT_PTR_NULL(strstr(said, "orig"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(said, "the lab builds reduce_divergence.cu alone"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(said, i == 4 ? " are neither built nor checked" : " is neither built"));
+        }
+        free(said);
+    }
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", tree, lab->dir, files[i]);
+        remove(path);
+    }
+    snprintf(path, sizeof path, "%s/%s", tree, lab->dir);
+    rmdir(path);
+    rmdir(tree);
+}
+
 int add_explain_tests(void)
 {
     CU_pSuite suite = CU_add_suite("a failure in the words of its lab", NULL, NULL);
@@ -391,7 +500,9 @@ int add_explain_tests(void)
                      test_warp_sync_fix_by_manifest) ||
         !CU_add_test(suite, "two threads at one line of one step: a wrong index, not a barrier",
                      test_race_at_one_line) ||
-        !CU_add_test(suite, "every message names a line of the lab file", test_every_message_names_a_line))
+        !CU_add_test(suite, "every message names a line of the lab file", test_every_message_names_a_line) ||
+        !CU_add_test(suite, "verdicts last, the passing kernels' traffic, 80 columns", test_verdicts_last) ||
+        !CU_add_test(suite, "another .cu in the lab's folder is named, not built", test_strays))
         return -1;
     return 0;
 }
