@@ -1,13 +1,17 @@
+#define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,6 +60,8 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
                 const run_channels *channels, run_result *result)
 {
     int status = 0, results[2] = {-1, -1}, token[2] = {-1, -1};
+    struct rusage usage;
+    int waited = 0;
     FILE *results_file = NULL;
     double start = now_s();
     pid_t pid;
@@ -89,6 +95,16 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
     if (pid == 0) {
         /* Own process group, so a timeout kills the program and anything it started. */
         setpgid(0, 0);
+        /* The limit is processor time: a busy machine must not turn a correct kernel into a
+         * timeout. SIGXCPU at the limit; only the soft limit, so that a sandbox inside may set
+         * its own. */
+        struct rlimit cpu;
+        if (getrlimit(RLIMIT_CPU, &cpu) == 0) {
+            cpu.rlim_cur = (rlim_t)ceil(timeout_s);
+            if (cpu.rlim_max != RLIM_INFINITY && cpu.rlim_cur > cpu.rlim_max)
+                cpu.rlim_cur = cpu.rlim_max;
+            setrlimit(RLIMIT_CPU, &cpu);
+        }
         int out = open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int err = open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int in = open("/dev/null", O_RDONLY);
@@ -121,18 +137,21 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
             kill(-pid, SIGKILL); /* it writes more than any harness would: stop it */
             result->channel_overflow = 1;
         }
-        pid_t done = waitpid(pid, &status, WNOHANG);
+        pid_t done = wait4(pid, &status, WNOHANG, &usage);
         if (done == pid)
             break;
         if (done < 0 && errno != EINTR) {
             result->start_failed = 1;
             break;
         }
-        if (now_s() - start > timeout_s) {
+        /* A program that waits without computing (blocked, asleep) never reaches its processor
+         * limit: the wall clock stops it, with room for a machine shared several ways. */
+        if (now_s() - start > timeout_s * RUN_WALL_FACTOR + 2) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            wait4(pid, &status, 0, &usage);
             result->timed_out = 1;
+            waited = 1;
             break;
         }
         if (!channels || eof) {
@@ -141,6 +160,11 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
         }
     }
     result->seconds = now_s() - start;
+    result->cpu_seconds = (double)usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
+                          (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    result->waited = waited && result->cpu_seconds < timeout_s; /* (one that ignored SIGXCPU computed) */
+    if (result->timed_out && !result->waited)
+        result->seconds = result->cpu_seconds;
     if (channels) {
         /* The program has ended: the channel ends with it, unless something it started still
          * holds it (then that is stopped, and the run does not count). */
@@ -157,7 +181,11 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
     kill(-pid, SIGKILL); /* whatever it left behind in its group */
     if (result->timed_out || result->start_failed)
         return 0;
-    if (WIFSIGNALED(status)) {
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU ||
+                                (WTERMSIG(status) == SIGKILL && result->cpu_seconds >= timeout_s + 1))) {
+        result->timed_out = 1; /* its processor time ran out */
+        result->seconds = result->cpu_seconds;
+    } else if (WIFSIGNALED(status)) {
         result->signaled = 1;
         result->signal = WTERMSIG(status);
     } else if (WIFEXITED(status)) {
@@ -191,9 +219,12 @@ void lab_command(int launcher, const char *program, char *const tool[], const ch
 
 const char *run_describe(const run_result *r, char *out, unsigned size)
 {
-    if (r->timed_out)
-        snprintf(out, size, "timed out after %.0f s and was stopped: probably an endless loop (a loop variable "
-                 "that never changes, or a barrier some threads never reach)", r->seconds);
+    if (r->timed_out && r->waited)
+        snprintf(out, size, "was still running after %.0f s on the wall clock, mostly waiting rather than "
+                 "computing, and was stopped: a barrier some threads never reach, or a sleep", r->seconds);
+    else if (r->timed_out)
+        snprintf(out, size, "timed out after %.0f s of processor time and was stopped: probably an endless loop "
+                 "(a loop variable that never changes, or a barrier some threads never reach)", r->seconds);
     else if (r->signaled)
         snprintf(out, size, "crashed with signal %d (%s)", r->signal,
                  r->signal == SIGSEGV ? "segmentation fault: a host-side bad pointer" :

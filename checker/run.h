@@ -7,11 +7,17 @@ typedef struct {
     int signaled;    /* killed by a signal (a crash) */
     int signal;
     int timed_out;   /* still running at the limit, so we killed it */
+    int waited;      /* ... at the wall-clock limit, before its processor-time limit */
     int start_failed;
     int channel_held; /* the results channel stayed open after the program ended: another process had it */
     int channel_overflow; /* more came on the results channel than the harness could have written */
-    double seconds;
+    double seconds;     /* wall clock; at a timeout, the processor time it had used */
+    double cpu_seconds; /* processor time of the program and the children it waited for */
 } run_result;
+
+/* A run's limit is processor time; a program that waits instead is stopped at this many times
+ * the limit on the wall clock. */
+#define RUN_WALL_FACTOR 6
 
 /* A lab program's channels (common/labio_names.h): the checker opens a pipe for the results,
  * which it copies into results_path as they come (the program never sees that file), and a pipe
@@ -25,7 +31,8 @@ typedef struct {
 /* argv[0] is the program path. stdout and stderr go to the given files; with channels (may be
  * NULL) the program gets them as descriptors LAB_RESULTS_FD and LAB_TOKEN_FD, and nothing
  * else of the checker's. The program runs in a process group of its own, killed whole at the
- * time limit and when it ends. Returns 0 when the child ran (whatever its outcome), -1 when it
+ * time limit (timeout_s of processor time, RUN_WALL_FACTOR times it on the wall clock) and when
+ * it ends. Returns 0 when the child ran (whatever its outcome), -1 when it
  * could not start. */
 int run_program(char *const argv[], const char *stdout_path, const char *stderr_path, double timeout_s,
                 const run_channels *channels, run_result *result);

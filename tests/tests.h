@@ -12,5 +12,6 @@ int add_todos_tests(void);
 int add_where_tests(void);
 int add_labs_tests(void);
 int add_explain_tests(void);
+int add_run_tests(void);
 
 #endif

@@ -249,7 +249,7 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
 #else
     (void)ucv;
 #endif
-    if (sig == SIGALRM) {
+    if (sig == SIGPROF) {
         /* The first alarm only raises the flag, which the scheduler reads after every warp round
          * and barrier: a lane that makes accesses or waits comes back to it within EMU_LOG_MAX
          * accesses. Stopping the lane here instead could leave the runtime in the middle of an
@@ -259,12 +259,12 @@ static void on_signal(int sig, siginfo_t *info, void *ucv)
         if (!emu_timed_out || !l) {
             emu_timed_out = 1;
             struct itimerval grace = {{0, 0}, {0, 250000}};
-            setitimer(ITIMER_REAL, &grace, NULL);
+            setitimer(ITIMER_PROF, &grace, NULL);
             return;
         }
         emu_cur = NULL;
         emu_lane_fault(l, cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, pc,
-                   "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S) "
+                   "probable endless loop: the kernel ran past the time limit of %g s of processor time (EMU_TIME_LIMIT_S) "
                    "without finishing",
                    emu_time_limit_s);
     }
@@ -335,6 +335,6 @@ void emu_signals_install(void)
     sigaction(SIGILL, &sa, &previous_ill);
     sigaction(SIGTRAP, &sa, &previous_trap);
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigaction(SIGALRM, &sa, NULL);
+    sigaction(SIGPROF, &sa, NULL); /* the time limit: processor time (ITIMER_PROF) */
 }
 

@@ -199,11 +199,11 @@ static _Noreturn void helper_main(int in, int out, pid_t program)
         emu_timed_out = 0;
         struct itimerval alarm_at = {{0, 0}, {(time_t)emu_time_limit_s + 1, 0}}, off = {{0, 0}, {0, 0}};
         if (emu_time_limit_s > 0)
-            setitimer(ITIMER_REAL, &alarm_at, NULL);
+            setitimer(ITIMER_PROF, &alarm_at, NULL);
         emu_error_device_side(1);
         int status = emu_run_shared_grid(q.grid);
         emu_error_device_side(0);
-        setitimer(ITIMER_REAL, &off, NULL);
+        setitimer(ITIMER_PROF, &off, NULL);
         emu_parallel_side = -1;
         reply r;
         r.finished = status == 0 && !atomic_load(&control->abandoned);

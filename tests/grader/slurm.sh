@@ -126,8 +126,8 @@ slurm_tests() {
     result "make grade ENGINE=slurm finishes (2 shards and a merge job)" \
         "$([[ $status_s == 0 && -f $o_slurm/.slurm/shard-0.log && -f $o_slurm/.slurm/shard-1.log &&
             $(cat "$o_slurm/.slurm/merge.status" 2>/dev/null) == 0 ]]; echo $?)" "exit $status_s; see $work/slurm-grade.log"
-    result "Slurm: each shard graded its students on the node (shard 1 of 2: students 3-3 of 3)" \
-        "$(grep -q "shard 1 of 2: students 3-3 of 3" "$o_slurm/.slurm/shard-1.log"; echo $?)" \
+    result "Slurm: each shard graded its students on the node (shard 1 of 2: students 3-4 of 4)" \
+        "$(grep -q "shard 1 of 2: students 3-4 of 4" "$o_slurm/.slurm/shard-1.log"; echo $?)" \
         "see $o_slurm/.slurm/shard-1.log"
     result "the local engine grades the same class, two at a time" \
         "$([[ $status_l == 0 ]] && grep -q "2 at a time" "$work/slurm-local.log"; echo $?)" "exit $status_l; see $work/slurm-local.log"
@@ -145,8 +145,8 @@ slurm_tests() {
     result "Slurm: totals.csv and junit.xml written, the summary printed" \
         "$([[ -s $o_slurm/totals.csv && -s $o_slurm/junit.xml ]] && grep -q "Class summary" "$work/slurm-grade.log" &&
             grep -q "graded through Slurm in" "$work/slurm-grade.log"; echo $?)" "see $work/slurm-grade.log"
-    result "Slurm: progress numbered for the class, [1/3] to [3/3]" \
-        "$(for i in 1 2 3; do grep -q "^\[$i/3\] " "$work/slurm-grade.log" || exit 1; done; echo $?)" \
+    result "Slurm: progress numbered for the class, [1/4] to [4/4]" \
+        "$(for i in 1 2 3 4; do grep -q "^\[$i/4\] " "$work/slurm-grade.log" || exit 1; done; echo $?)" \
         "see $work/slurm-grade.log"
 
     # a rerun through Slurm: every student already graded, the same grades
@@ -155,8 +155,8 @@ slurm_tests() {
     GRADE_UID=$((uid_base + 4)) timeout -k 10 900 make --no-print-directory grade SUBMISSIONS="$cls" LAB=03 OUT="$o_slurm" ENGINE=slurm \
         SHARD_SIZE=2 BUILD="$BUILD" >"$work/slurm-rerun.log" 2>&1
     status_s=$?
-    result "Slurm: a rerun skips the 3 graded students and merges the same grades" \
-        "$([[ $status_s == 0 && $(grep -c "already graded" "$work/slurm-rerun.log") == 3 &&
+    result "Slurm: a rerun skips the 4 graded students and merges the same grades" \
+        "$([[ $status_s == 0 && $(grep -c "already graded" "$work/slurm-rerun.log") == 4 &&
             $(md5sum <"$o_slurm/grades.csv") == "$before" ]]; echo $?)" "exit $status_s; see $work/slurm-rerun.log"
 
     # the local engine again: a new date on the same archive is skipped, a changed file graded again
