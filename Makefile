@@ -1,7 +1,7 @@
 # GPU teaching lab: tiled matrix multiplication and parallel reduction.
 #
 #   make check              check every lab (your work in labs/)
-#   make check LAB=03       check one lab (LAB=3 too; LAB="03 04": several; also: `make check` inside a lab folder)
+#   make check LAB=03       check one lab (or LAB=3, LAB="03 04", `make check` in a lab folder)
 #   make check TREE=dir     check the lab files of another folder laid out like labs/
 #   make solutions          check every reference solution, with the performance ladder
 #   make test               the project's own tests: every lab built, end-to-end checks, CUnit
