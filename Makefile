@@ -17,7 +17,7 @@
 #   make clean
 #
 # Options: GPU_ARCH=sm_90 (default: the detected GPU), JSON=report.json, PROFILE=1 (Nsight Compute
-# counters), SEED=N (other inputs), TIMEOUT=S (seconds per kernel variant), BACKEND=gpu|emu
+# counters), SEED=N (other inputs), TIMEOUT=S (processor seconds per kernel run), BACKEND=gpu|emu
 # (default: the GPU when one answers, else the CPU emulator), VARIANT=name (one kernel),
 # FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading),
 # VIEW=1 (check/solutions: also an HTML report per lab that draws every warp's accesses,
@@ -262,9 +262,11 @@ LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAMS))
 LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_DIR))
 
 # TREE=dir: `make check` checks the lab files of another folder laid out like labs/
-# (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree.
+# (a student's submission, the known-bad corpus); its programs go to $(BUILD)/<backend>/tree,
+# or to TREE_BUILD (the deck builds a changed solution there, beside a report's build).
 CHECK_TREE := $(if $(TREE),$(patsubst %/,%,$(TREE)),labs)
-CHECK_BUILD := $(if $(TREE),$(TARGET)/tree,$(TARGET)/labs)
+TREE_BUILD ?= $(TARGET)/tree
+CHECK_BUILD := $(if $(TREE),$(TREE_BUILD),$(TARGET)/labs)
 ifdef TREE
 $(foreach lab,$(SELECTED),$(eval $(call LAB_PROGRAM,$(CHECK_TREE),$(lab),$(CHECK_BUILD))))
 $(foreach lab,$(SELECTED),$(eval $(call LAB_FAST_PROGRAM,$(CHECK_TREE),$(lab),$(CHECK_BUILD))))
@@ -347,8 +349,7 @@ readme-ladder:
 	@test -n "$(RESULTS)" || { echo "readme-ladder: name the results: RESULTS=docs/results/.../solutions.json" >&2; exit 2; }
 	@tools/setup ladder
 	@tools/ladder-table $(RESULTS) $(LADDER_LABS) > $(BUILD)/ladder.md.tmp
-	@awk -v table=$(BUILD)/ladder.md.tmp '/<!-- ladder:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
-	     /<!-- ladder:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
+	@tools/readme-section ladder $(BUILD)/ladder.md.tmp
 	@rm -f $(BUILD)/ladder.md.tmp
 	@echo "README.md: ladder table from $(RESULTS)"
 
@@ -357,8 +358,7 @@ readme-ladder:
 readme-labs:
 	@mkdir -p $(BUILD)
 	@tools/labs readme-table > $(BUILD)/labs.md.tmp
-	@awk -v table=$(BUILD)/labs.md.tmp '/<!-- labs:begin/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
-	     /<!-- labs:end -->/ { skip = 0 } !skip' README.md > $(BUILD)/README.md.tmp && mv $(BUILD)/README.md.tmp README.md
+	@tools/readme-section labs $(BUILD)/labs.md.tmp
 	@rm -f $(BUILD)/labs.md.tmp
 	@echo "README.md: table of labs from the manifests"
 
@@ -374,28 +374,11 @@ ALL_PROGRAMS := $(call lab_programs,$(TARGET)/labs,$(LABS)) $(call lab_programs,
                 $(call lab_programs,$(TARGET)/checker,textbook) $(LIBRARY_DEP)
 build-all: $(ALL_PROGRAMS) $(CHECKER)
 
-# The emulator's speed: every solution emulated, traced accesses per second at the end.
-# Per lab: the solutions on the checker's emulated cases, lane accesses per second of the timed
-# runs' kernel time (wall clock), seconds and peak RSS of the whole check; then in all; then
-# one reduction of BENCH_N ints (default 2^22) in place, its peak RSS per element.
+# The emulator's speed: every solution emulated, traced accesses per second (tools/bench-emu).
 BENCH_N ?= 4194304
-# GNU time, where installed, for the peak RSS (0 without it)
-BENCH_RSS = $(if $(wildcard /usr/bin/time),/usr/bin/time -f %M -o $(BUILD)/emu/bench/rss.txt)
 bench-emu:
 	@$(MAKE) --no-print-directory BACKEND=emu build-solutions $(CHECKER) $(BUILD)/emu/bench/rss_reduce
-	@echo "emulator, full diagnostics, $$(nproc) cores, $$(date -u +%F): lane accesses per second per lab"
-	@printf '  %-26s %12s %10s %8s %8s %9s\n' lab accesses 'kernel ms' 'M/s' 'wall s' 'peak MiB'
-	@for lab in $(SELECTED); do \
-	  echo 0 > $(BUILD)/emu/bench/rss.txt; start=$$(date +%s.%N); \
-	  line=$$($(BENCH_RSS) $(CHECKER) --tree solutions --build $(BUILD)/emu/solutions --backend emu --ladder $$lab \
-	    | grep '^emulator:'); \
-	  end=$$(date +%s.%N); rss=$$(cat $(BUILD)/emu/bench/rss.txt); \
-	  echo "$$line" | awk -v lab=$$lab -v t0=$$start -v t1=$$end -v rss=$$rss \
-	    '{ printf "  %-26s %12d %10.1f %8.1f %8.1f %9.0f\n", lab, $$2, $$7, $$2 / ($$7 * 1e3), t1 - t0, rss / 1024 }'; \
-	done | tee $(BUILD)/emu/bench/labs.txt
-	@awk '{ n += $$2; ms += $$3 } END { printf "  %-26s %12d %10.1f %8.1f\n", "all", n, ms, n / (ms * 1e3) }' \
-	  $(BUILD)/emu/bench/labs.txt
-	@$(BUILD)/emu/bench/rss_reduce $(BENCH_N)
+	@BUILD=$(BUILD) BENCH_N=$(BENCH_N) tools/bench-emu $(SELECTED)
 
 $(BUILD)/emu/bench/rss_reduce: emu/src/bench/rss_reduce.cu $(BACKEND_DEPS) | tools
 	@mkdir -p $(@D)
@@ -416,43 +399,9 @@ textbook: $(CHECKER) $(call lab_programs,$(TARGET)/checker,textbook)
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 # Jobs at a time for the tests' builds and runs (the corpus, the end-to-end checks): the cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-# Each step says how long it took (tests/timed): the goal for the whole is 5 minutes.
-TIMED := tests/timed
+# The steps and their scheduling on the cores: tools/test.
 test:
-	@mkdir -p $(BUILD) && echo $$EPOCHREALTIME > $(BUILD)/.test-started
-	@tools/setup test
-	@# The checker first: both builds below need it (and must not write it at once).
-	@$(MAKE) --no-print-directory $(CHECKER)
-ifneq ($(HAVE_NVCC),yes)
-	@echo "test: no nvcc here: the nvcc build of every lab is skipped (tools/setup --doctor)"
-endif
-	@# The nvcc build (its own folder, nothing else reads it) beside the emulator's build and the
-	@# tests that run its programs: each alone leaves a core idle part of its time. (The closing
-	@# "; exit" keeps bash from running the last step in its own process, whose CPU time would
-	@# then include the steps before it.)
-	@BUILD=$(BUILD) tests/together \
-	    $(if $(filter yes,$(HAVE_NVCC)),"the nvcc build" "$(MAKE) --no-print-directory -j$(JOBS) BACKEND=gpu WERROR=1 build-all") \
-	    "the emulator build, end to end and the skeletons" \
-	    "$(TIMED) 'the emulator build' $(MAKE) --no-print-directory -j$(JOBS) BACKEND=emu WERROR=1 build-all && \
-	     $(TIMED) 'end to end' tests/end_to_end.sh && $(TIMED) 'the skeletons' tests/skeletons.sh; exit"
-	@# Side by side where a step leaves a core idle: the grader's tests wait on wall-clock limits
-	@# much of their time (beside the corpus, which fills both cores); the CUnit suites and the
-	@# two browser tests and the handout's, one script each, share the cores. No step writes what
-	@# another reads.
-	@# (All six at once took longer: docs/results/vm-2026-11-25-make-test.md.)
-	@BUILD=$(BUILD) tests/together \
-	    "the known-bad corpus" "tests/known-bad/run.sh" \
-	    "the grader's tests" "$(MAKE) --no-print-directory test-grader"
-	@$(MAKE) --no-print-directory slides-deps $(CHECKER)
-	@tests/together \
-	    "the emulator's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C emu test BUILD=$(abspath $(BUILD))/emu-runtime" \
-	    "the checker's tests" "$(MAKE) --no-print-directory -j$(JOBS) -C tests BUILD=$(abspath $(BUILD))/tests" \
-	    "the deck's tests" "$(MAKE) --no-print-directory test-slides" \
-	    "the report's tests" "$(MAKE) --no-print-directory test-view" \
-	    "the handout's tests" "BUILD=$(BUILD) tests/handout/run.sh"
-	@$(TIMED) "the README figures" $(MAKE) --no-print-directory test-figures
-	@awk -v e=$$EPOCHREALTIME '{ printf "make test: all of it took %.0f s (the goal: 300)\n", e - $$1 }' \
-	    $(BUILD)/.test-started
+	@BUILD=$(BUILD) JOBS=$(JOBS) HAVE_NVCC=$(HAVE_NVCC) tools/test
 
 # Every measured figure of the READMEs names the committed run it is from (tests/docs/figures.mjs).
 .PHONY: test-figures

@@ -90,6 +90,7 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
     k->correct = 0;
     k->verdict = VERDICT_NO_OUTPUT;
     k->warnings[0] = '\0';
+    k->known_hazard = 0;
     report_append_lines(k->warnings, sizeof k->warnings, o->warnings);
     if (o->forged[0]) { /* nothing the channel carried can count */
         set_failure(k, VERDICT_FORBIDDEN, "the results did not come from the harness alone: %s. Only the harness "
@@ -183,5 +184,6 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
         /* the note first, whole: the program's warnings after it, as many whole lines as fit */
         snprintf(k->warnings, sizeof k->warnings, "%s", LEGACY_WARP_HAZARD);
         report_append_lines(k->warnings, sizeof k->warnings, o->warnings);
+        k->known_hazard = 1;
     }
 }

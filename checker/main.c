@@ -39,6 +39,7 @@
 #include "text.h"
 #include "todos.h"
 #include "validate.h"
+#include "view.h"
 
 /* The kit the checker was built in (the Makefile says where): its labs/ holds the shipped TODO
  * lists. --kit DIR names another. */
@@ -53,6 +54,7 @@ static void usage(void)
                     " [--library DIR] [--sweep CSV]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] [--jobs N]\n"
                     "             [--view DIR [--view-build DIR]] [--kit DIR] [--traffic] LAB...\n"
+                    "       check --tree T --build DIR --trace-json FILE --variant NAME [--size K=V,...] LAB\n"
                     "       check --todos-shipped SKELETON NAME | --todo-regions FILE\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
@@ -71,6 +73,7 @@ static void check_fast_cases(const check_options *opt, run_report *run, const ch
 {
     run_outcome outcome;
     char warnings[sizeof k->warnings];
+    int known_hazard = k->known_hazard;
     if (stage_run(opt, fast_program, v, fast, workdir, "fast", &outcome) != 0) {
         k->correct = 0;
         k->verdict = VERDICT_NO_OUTPUT;
@@ -81,6 +84,7 @@ static void check_fast_cases(const check_options *opt, run_report *run, const ch
     stage_judge(opt, v, fast, &outcome, k);
     if (k->correct) {
         snprintf(k->warnings, sizeof k->warnings, "%s", warnings); /* the diagnosed run's */
+        k->known_hazard = known_hazard;
         for (int c = 0; c < fast->count && k->also_count < REPORT_MAX_ALSO_TIMED; c++)
             if (fast->cases[c].repeats > 0)
                 measure_case(run, v, fast, &outcome, c, &k->also[k->also_count++]);
@@ -325,6 +329,8 @@ int main(int argc, char **argv)
     const char *only_variant = NULL; /* --variant NAME: check that kernel alone */
     int jobs = 1;                    /* --jobs N: kernels checked at a time (the emulator's) */
     const char *sweep_csv = NULL;    /* --sweep FILE: time every kernel over sizes instead */
+    const char *trace_json = NULL;   /* --trace-json FILE: one traced run as JSON instead (view.h) */
+    const char *trace_size = NULL;   /* --size K=V,...: its case (default: the task's view case) */
     char workdir[] = "/tmp/gpulab-check-XXXXXX";
 
     for (int i = 1; i < argc; i++) {
@@ -370,6 +376,10 @@ int main(int argc, char **argv)
             opt.view = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--view-build") == 0)
             opt.view_build = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--trace-json") == 0)
+            trace_json = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--size") == 0)
+            trace_size = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--kit") == 0)
             opt.kit = argv[++i];
         else if (i + 2 < argc && strcmp(argv[i], "--todos-shipped") == 0)
@@ -409,6 +419,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (trace_json)
+        return view_trace_json_main(&opt, check_find_lab(labs[0]), only_variant, trace_size, trace_json,
+                                    lab_count);
     if (report_run_init(&run, lab_count) != 0) {
         fprintf(stderr, "check: out of memory\n");
         return 2;

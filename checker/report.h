@@ -30,6 +30,7 @@ typedef struct {
     check_verdict verdict; /* VERDICT_PASS when correct */
     char message[4096];
     char warnings[4096]; /* the program's own warnings (the emulator's), one per line, whole */
+    int known_hazard;    /* the legacy warp's hazard: warnings open with LEGACY_WARP_HAZARD */
     char checks[160];    /* which checks ran, in one line ("emulator diagnostics, compute-sanitizer memcheck") */
     char size[96];       /* the timed case */
     double time_ms, e2e_ms, cpu_ms; /* medians; negative when not measured */

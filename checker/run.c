@@ -24,6 +24,23 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* The share of a core a runnable process can get now: the cores over the runnable tasks
+ * (/proc/loadavg's fourth field), at most 1. */
+static double fair_share(void)
+{
+    static long cores;
+    unsigned running = 0, total = 0;
+    if (!cores && (cores = sysconf(_SC_NPROCESSORS_ONLN)) < 1)
+        cores = 1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    int read = f ? fscanf(f, "%*f %*f %*f %u/%u", &running, &total) : 0;
+    if (f)
+        fclose(f);
+    if (read != 2 || running <= (unsigned)cores)
+        return 1.0;
+    return (double)cores / running;
+}
+
 /* Moves fd to the number `to` in a child about to exec (it may be one of the others: they were
  * all moved above 9 first). */
 static void place_fd(int fd, int to)
@@ -154,7 +171,18 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
     int eof = 0, noted = 0;
     double next_look = start;
     unsigned long long room = channels && channels->max_bytes ? channels->max_bytes : ~0ull;
+    /* The backstop's clock: wall time, each stretch weighted by the share of a core a process
+     * could get then, so that a machine running many things at once does not stop a program
+     * that computes, only slowly. */
+    double fair_seconds = 0, last = start, share = 1.0, share_at = start;
     for (;;) {
+        double t = now_s();
+        fair_seconds += (t - last) * share;
+        last = t;
+        if (t - share_at > 0.1) {
+            share = fair_share();
+            share_at = t;
+        }
         if (channels && !eof && (eof = drain(results[0], results_file, &room, 2)) < 0) {
             kill(-pid, SIGKILL); /* it writes more than any harness would: stop it */
             result->channel_overflow = 1;
@@ -177,7 +205,7 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
         }
         /* A program that waits without computing (blocked, asleep) never reaches its processor
          * limit: the wall clock stops it, with room for a machine shared several ways. */
-        if (now_s() - start > timeout_s * RUN_WALL_FACTOR + 2) {
+        if (fair_seconds > timeout_s * RUN_WALL_FACTOR + 2) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             wait4(pid, &status, 0, &usage);

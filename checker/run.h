@@ -16,7 +16,8 @@ typedef struct {
 } run_result;
 
 /* A run's limit is processor time; a program that waits instead is stopped at this many times
- * the limit on the wall clock. */
+ * the limit on the wall clock (counted at the share of a core a process could get: a loaded
+ * machine stretches it). */
 #define RUN_WALL_FACTOR 6
 
 /* A lab program's channels (common/labio_names.h): the checker opens a pipe for the results,

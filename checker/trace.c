@@ -91,9 +91,16 @@ static int add_record(trace_data *t, position *p, char *rest, char type)
             r.addr[lane] = base + off;
         }
     } else {
-        (void)strtol(end, &end, 10); /* the operation */
+        char *before;
+        r.op = (int)strtol(end, &end, 10);
         r.mask = (uint32_t)strtoul(end, &end, 16);
         r.space = r.kind = 'w';
+        before = end;
+        r.arg = (int)strtol(end, &end, 10); /* a trace of before the field: none */
+        if (end == before)
+            r.arg = -1, r.width = -1;
+        else
+            r.width = (int)strtol(end, &end, 10);
     }
     r.site = site_index(t, site);
     track(p, r.launch, r.blk);
@@ -117,6 +124,7 @@ int trace_read(const char *path, trace_data *t, char *err, size_t size)
     size_t cap = 0;
     ssize_t len;
     position pos;
+    trace_launch *args_for = NULL; /* the launch the P lines that follow describe */
     memset(t, 0, sizeof *t);
     memset(&pos, 0, sizeof pos);
     pos.launch = -1;
@@ -154,6 +162,7 @@ int trace_read(const char *path, trace_data *t, char *err, size_t size)
         } else if (type == 'L') {
             if (t->nlaunch == TRACE_MAX_LAUNCHES) {
                 t->launches_dropped++;
+                args_for = NULL; /* its P lines belong to no launch kept */
                 continue;
             }
             trace_launch *l = &t->launches[t->nlaunch];
@@ -165,6 +174,17 @@ int trace_read(const char *path, trace_data *t, char *err, size_t size)
             snprintf(l->name, sizeof l->name, "%s", rest + used);
             l->status = -1;
             t->nlaunch++;
+            args_for = l;
+        } else if (type == 'P') {
+            trace_launch *l = args_for;
+            trace_arg a;
+            unsigned long long ptr;
+            memset(&a, 0, sizeof a);
+            if (l && l->nargs < TRACE_MAX_ARGS &&
+                sscanf(rest, "%d %u %llx %63s", &a.index, &a.elem, &ptr, a.name) == 4 && a.elem) {
+                a.ptr = ptr;
+                l->args[l->nargs++] = a;
+            }
         } else if (type == 'E') {
             int id, status;
             if (sscanf(rest, "%d %d", &id, &status) == 2 && t->nlaunch > 0)

@@ -23,8 +23,19 @@ typedef struct {
     uint32_t mask;      /* active lanes */
     int interval;       /* barrier interval of its block (0: before the first barrier opened) */
     int order;          /* its place among its warp's records in that interval */
+    int op, arg, width; /* a warp operation: its code (emu's EMU_SHFL_*, ...), a shuffle's lane,
+                           offset or xor mask, and its width; -1 when the trace did not say */
     uint64_t addr[32];  /* per lane; valid where mask has the bit */
 } trace_rec;
+
+/* A pointer argument of a launch: which array an address lies in, and its element. */
+typedef struct {
+    int index;       /* the argument's place, from 0 */
+    unsigned elem;   /* bytes of what it points to */
+    uint64_t ptr;
+    char name[64];   /* "-" when the trace did not know it */
+} trace_arg;
+#define TRACE_MAX_ARGS 16
 
 typedef struct {
     int depth;
@@ -32,6 +43,8 @@ typedef struct {
     unsigned long shmem;
     char name[160];
     int status; /* 0 ok, 1 a fault stopped it, -1 never ended (the program died) */
+    trace_arg args[TRACE_MAX_ARGS];
+    int nargs;
 } trace_launch;
 
 typedef struct {

@@ -2,13 +2,19 @@
  * draws what each kernel did, from an emulated run of one small case with the
  * emulator's access trace on (EMU_TRACE, emu/src/emu_trace.c).
  *
+ * This file renders; the run is view_run.c's and the numbers view_analyse.c's
+ * (view.h). Diagnoses come as the trace's structs (tag, lines, threads) and the
+ * known hazard as the kernel report's flag: the page never reads the checker's
+ * own text for what it means. The program's warning lines are shown as printed.
+ *
  * The page starts with a summary: every kernel, passed or failed, and why (the
  * verdict and the checker's message). Below it each kernel is a <details>
  * section, open where the kernel failed, holding:
  *
  *   - the message again with the lines of the student's file it names;
  *   - one note per known hazard or warning (identical diagnoses grouped, with
- *     their count and the lanes they name), with both source lines;
+ *     their count and the lanes they name), with both source lines; the
+ *     program's warning lines, as printed, folded below them;
  *   - the diagnosis that stopped the kernel (race, out-of-bounds, ...);
  *   - per global access site (source line): the lanes of one warp instruction
  *     and the 32-byte sectors they touched; per shared-memory site: the lanes
@@ -41,16 +47,8 @@
 #include "labio_names.h"
 #include "stages.h"
 #include "trace.h"
+#include "view.h"
 #include "verdict.h"
-
-/* ---- the small case drawn ---- */
-
-/* The small case drawn: its task's (a few blocks, a partial one where the task allows, block 128
- * for reductions: 4 warps, so the timeline shows warps going idle), run once, untimed. */
-static int view_case(const check_variant *v, uint64_t seed, check_case_set *set)
-{
-    return cases_build_sized(v, seed * 7919u + 17u, &v->task->view, 0, set);
-}
 
 /* ---- HTML helpers ---- */
 
@@ -267,163 +265,6 @@ static int lines_named_from(const source_file *s, const char *text, int *out, in
     return n;
 }
 
-/* ---- per-instruction arithmetic (as the emulator counts, emu_account) ---- */
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-#define MAX_UNITS (32 * 5) /* a lane of 16 bytes, misaligned, spans 5 words */
-
-/* The distinct units (sectors: shift 5, words: shift 2) the active lanes touch, sorted. */
-static int units_of(const trace_rec *r, int shift, uint64_t *out)
-{
-    int n = 0;
-    for (int lane = 0; lane < 32; lane++) {
-        if (!(r->mask >> lane & 1u))
-            continue;
-        uint64_t first = r->addr[lane] >> shift, last = (r->addr[lane] + (r->size ? r->size : 1) - 1) >> shift;
-        for (uint64_t u = first; u <= last && n < MAX_UNITS; u++)
-            out[n++] = u;
-    }
-    qsort(out, (size_t)n, sizeof *out, cmp_u64);
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (m == 0 || out[m - 1] != out[i])
-            out[m++] = out[i];
-    return m;
-}
-
-/* The bytes the active lanes ask for, each byte once (lanes that share a word count it once). */
-static long distinct_bytes(const trace_rec *r)
-{
-    uint64_t start[32];
-    int n = 0;
-    unsigned size = r->size ? r->size : 1;
-    for (int lane = 0; lane < 32; lane++)
-        if (r->mask >> lane & 1u)
-            start[n++] = r->addr[lane];
-    qsort(start, (size_t)n, sizeof *start, cmp_u64);
-    long bytes = 0;
-    uint64_t covered = 0; /* the end of the bytes counted so far */
-    for (int i = 0; i < n; i++) {
-        uint64_t from = i > 0 && start[i] < covered ? covered : start[i], to = start[i] + size;
-        if (to > from)
-            bytes += (long)(to - from);
-        if (to > covered)
-            covered = to;
-    }
-    return bytes;
-}
-
-static int popcount32(uint32_t m) { return __builtin_popcount(m); }
-
-/* Bank conflict degree of a shared instruction: the most distinct words one bank serves. */
-static int bank_degree(const trace_rec *r, int *ideal)
-{
-    uint64_t words[MAX_UNITS];
-    int per_bank[32] = {0}, worst = 0, n = units_of(r, 2, words);
-    for (int i = 0; i < n; i++)
-        if (++per_bank[words[i] & 31] > worst)
-            worst = per_bank[words[i] & 31];
-    *ideal = (n + 31) / 32;
-    return worst;
-}
-
-/* What one global instruction did, in the numbers its picture and caption state. */
-typedef struct {
-    int lanes, sectors, ideal; /* ideal: the fewest sectors its distinct bytes fit in */
-    int runs;                  /* groups of neighbouring sectors */
-    long asked, distinct;      /* bytes */
-} global_shape;
-
-static global_shape global_shape_of(const trace_rec *r)
-{
-    global_shape g;
-    uint64_t sectors[MAX_UNITS];
-    g.lanes = popcount32(r->mask);
-    g.sectors = units_of(r, 5, sectors);
-    g.runs = g.sectors > 0;
-    for (int i = 1; i < g.sectors; i++)
-        g.runs += sectors[i] != sectors[i - 1] + 1;
-    g.asked = (long)g.lanes * r->size;
-    g.distinct = distinct_bytes(r);
-    g.ideal = (int)((g.distinct + 31) / 32);
-    return g;
-}
-
-/* ---- one access site of one kernel ---- */
-
-typedef struct {
-    int site;
-    char space, kind;
-    long inst, units, bytes, lanes; /* units: sectors (global), wavefronts (shared) */
-    long distinct;                  /* global: the bytes asked for, each once per instruction */
-    long ideal;                     /* the fewest units the instructions could have taken */
-    long conflicts;                 /* shared: sum of (degree - ideal), as the emulator's counter */
-    int worst;                      /* shared: the highest degree */
-    int rep;                        /* the record drawn */
-    long rep_score;
-} site_sum;
-
-#define MAX_SITES 64
-
-/* A site stands out (its picture is shown unfolded): more units than the fewest possible. */
-static int site_wasteful(const site_sum *s) { return s->units > s->ideal; }
-
-static int collect_sites(const trace_data *t, const char *kernel, site_sum *s)
-{
-    int n = 0;
-    for (int i = 0; i < t->nrec; i++) {
-        const trace_rec *r = &t->recs[i];
-        if (r->space == 'w' || r->kind == 'a' || strcmp(t->launches[r->launch].name, kernel) != 0)
-            continue;
-        int j;
-        for (j = 0; j < n; j++)
-            if (s[j].site == r->site && s[j].space == r->space && s[j].kind == r->kind)
-                break;
-        if (j == n) {
-            if (n == MAX_SITES)
-                continue;
-            memset(&s[n], 0, sizeof s[n]);
-            s[n].site = r->site;
-            s[n].space = r->space;
-            s[n].kind = r->kind;
-            s[n].rep = -1;
-            n++;
-        }
-        site_sum *x = &s[j];
-        int active = popcount32(r->mask);
-        long score;
-        x->inst++;
-        x->lanes += active;
-        x->bytes += (long)active * r->size;
-        if (r->space == 'g') {
-            global_shape g = global_shape_of(r);
-            x->units += g.sectors;
-            x->ideal += g.ideal;
-            x->distinct += g.distinct;
-            /* the most wasteful warp, and of those the fullest (a partial last block is not typical) */
-            score = (long)(g.sectors - g.ideal) * 64 + active;
-        } else {
-            int ideal, degree = bank_degree(r, &ideal);
-            x->units += degree;
-            x->ideal += ideal;
-            x->conflicts += degree > ideal ? degree - ideal : 0;
-            if (degree > x->worst)
-                x->worst = degree;
-            score = (long)degree * 64 + active; /* the worst conflict: the one to see */
-        }
-        if (x->rep < 0 || score > x->rep_score) {
-            x->rep = i;
-            x->rep_score = score;
-        }
-    }
-    return n;
-}
-
 /* ---- pictures ---- */
 
 #define C_LOAD "#3182ce"
@@ -610,130 +451,6 @@ static void shared_caption(FILE *f, const trace_rec *r)
     fprintf(f, "</figcaption>");
 }
 
-/* ---- the active lanes of block 0, step by step ---- */
-
-typedef struct {
-    int step, order, site, active, repeat; /* repeat: identical instructions in a row, drawn once */
-    char kind;
-    uint32_t masks[32];
-    unsigned has; /* bit w: warp w issued this row's instruction */
-} tl_row;
-
-typedef struct {
-    tl_row *rows;
-    int count, total; /* rows drawn (after folding repeats, capped), instruction rows in all */
-    int capped;       /* rows left out at the cap */
-    unsigned threads, warps, shown_warps;
-    /* computed over what is drawn: warp instructions, those with every lane at work, the rest */
-    long inst, full, partial;
-    int fewest, fewest_row; /* the fewest lanes at work in one warp instruction, and its row */
-    int steps, steps_idle;  /* steps, and those where some warps issued nothing while others worked */
-} timeline;
-
-#define TIMELINE_ROW_CAP 160
-
-/* Rows alike: one step, one source line and kind (a line's several accesses alike), the same lanes. */
-static int same_row(const trace_data *t, const tl_row *a, const tl_row *b, unsigned warps)
-{
-    if (a->step != b->step || a->kind != b->kind || a->has != b->has ||
-        strcmp(trace_site_line(t, a->site), trace_site_line(t, b->site)) != 0)
-        return 0;
-    for (unsigned w = 0; w < warps && w < 32; w++)
-        if (a->masks[w] != b->masks[w])
-            return 0;
-    return 1;
-}
-
-/* One row per warp instruction of block 0 (of the first grid of this kernel), rows grouped by
- * barrier interval ("step"); each warp's k-th instruction of a step shares row k, so warps line
- * up. Identical rows in a row are folded into one. 0, or -1 when there is nothing to draw. */
-static int timeline_build(const trace_data *t, int launch, timeline *tl)
-{
-    memset(tl, 0, sizeof *tl);
-    const trace_launch *L = &t->launches[launch];
-    tl->threads = L->block[0] * L->block[1] * L->block[2];
-    tl->warps = (tl->threads + 31) / 32;
-    tl->shown_warps = tl->warps > 8 ? 8 : tl->warps;
-    int max_interval = -1;
-    for (int i = 0; i < t->nrec; i++)
-        if (t->recs[i].launch == launch && t->recs[i].blk == 0 && t->recs[i].interval > max_interval)
-            max_interval = t->recs[i].interval;
-    if (max_interval < 0 || tl->threads == 0)
-        return -1;
-    int *first_row = calloc((size_t)max_interval + 2, sizeof *first_row);
-    if (!first_row)
-        return -1;
-    for (int i = 0; i < t->nrec; i++) {
-        const trace_rec *r = &t->recs[i];
-        if (r->launch == launch && r->blk == 0 && r->order + 1 > first_row[r->interval + 1])
-            first_row[r->interval + 1] = r->order + 1;
-    }
-    for (int k = 1; k <= max_interval + 1; k++)
-        first_row[k] += first_row[k - 1]; /* now: the first row of interval k, and the count at the end */
-    int total = first_row[max_interval + 1];
-    tl_row *rows = calloc((size_t)total, sizeof *rows);
-    if (!rows) {
-        free(first_row);
-        return -1;
-    }
-    for (int i = 0; i < total; i++)
-        rows[i].site = -1, rows[i].repeat = 1;
-    for (int i = 0; i < t->nrec; i++) {
-        const trace_rec *r = &t->recs[i];
-        if (r->launch != launch || r->blk != 0)
-            continue;
-        tl_row *x = &rows[first_row[r->interval] + r->order];
-        x->step = r->interval + 1;
-        x->order = r->order;
-        x->masks[r->warp] = r->mask;
-        x->has |= 1u << r->warp;
-        x->active += popcount32(r->mask);
-        if (x->site < 0)
-            x->site = r->site, x->kind = r->kind;
-    }
-    free(first_row);
-    /* fold identical neighbours, then cap */
-    int n = 0;
-    for (int i = 0; i < total; i++) {
-        if (n > 0 && same_row(t, &rows[n - 1], &rows[i], tl->warps))
-            rows[n - 1].repeat++;
-        else
-            rows[n++] = rows[i];
-    }
-    tl->rows = rows;
-    tl->total = total;
-    tl->count = n > TIMELINE_ROW_CAP ? TIMELINE_ROW_CAP : n;
-    tl->capped = n - tl->count;
-    tl->fewest = 33;
-    tl->fewest_row = -1;
-    for (int i = 0; i < tl->count; i++) {
-        const tl_row *x = &rows[i];
-        if (i == 0 || x->step != rows[i - 1].step) {
-            tl->steps++;
-            /* a step where some warps issued nothing at all while others worked */
-            unsigned issued = 0;
-            for (int j = i; j < tl->count && rows[j].step == x->step; j++)
-                issued |= rows[j].has;
-            unsigned all = tl->shown_warps >= 32 ? 0xffffffffu : (1u << tl->shown_warps) - 1;
-            tl->steps_idle += (issued & all) != all;
-        }
-        for (unsigned w = 0; w < tl->shown_warps; w++) {
-            if (!(x->has >> w & 1u))
-                continue;
-            int lanes = tl->threads - w * 32 < 32 ? (int)(tl->threads - w * 32) : 32, on = popcount32(x->masks[w]);
-            tl->inst += x->repeat;
-            if (on >= lanes) {
-                tl->full += x->repeat;
-            } else {
-                tl->partial += x->repeat;
-                if (on < tl->fewest)
-                    tl->fewest = on, tl->fewest_row = i;
-            }
-        }
-    }
-    return 0;
-}
-
 static const char *kind_word(char kind)
 {
     return kind == 'l' ? "load" : kind == 's' ? "store" : kind == 'w' ? "warp op" : "atomic";
@@ -860,15 +577,6 @@ static void timeline_caption(FILE *f, const trace_data *t, const timeline *tl)
 
 /* ---- a diagnosis ---- */
 
-static const trace_diag *diag_for(const trace_data *t, const char *tag)
-{
-    const trace_diag *found = NULL;
-    for (int i = 0; i < t->ndiag; i++)
-        if (!tag || strcmp(t->diags[i].tag, tag) == 0)
-            found = &t->diags[i]; /* the last one: the one that stopped the grid */
-    return found;
-}
-
 static void describe_thread(FILE *f, const trace_launch *L, long thread)
 {
     unsigned bx = L ? L->block[0] : 1, by = L ? L->block[1] : 1;
@@ -933,46 +641,6 @@ static void diag_excerpts(FILE *f, const source_file *src, const trace_data *t, 
     source_excerpts(f, src, lines, 2, SPAN_MESSAGE);
 }
 
-/* The warnings of one class (tag) are one note: each pair of lines it names with its count,
- * and the lanes named, over all of them. */
-#define GROUP_PAIRS 8
-typedef struct {
-    const trace_diag *first[GROUP_PAIRS]; /* per pair of lines: its first diagnosis */
-    int count[GROUP_PAIRS];
-    int pairs, total, pairs_dropped;
-    uint32_t lanes[32]; /* per warp of the block: the lanes named as the first thread */
-} diag_group;
-
-static int group_diags(const trace_data *t, diag_group *g)
-{
-    int n = 0;
-    for (int i = 0; i < t->ndiag; i++) {
-        const trace_diag *d = &t->diags[i];
-        if (d->fatal)
-            continue;
-        int j, k;
-        for (j = 0; j < n; j++)
-            if (strcmp(g[j].first[0]->tag, d->tag) == 0)
-                break;
-        if (j == n)
-            memset(&g[n++], 0, sizeof g[0]);
-        diag_group *x = &g[j];
-        for (k = 0; k < x->pairs; k++)
-            if (x->first[k]->site == d->site && x->first[k]->site2 == d->site2)
-                break;
-        if (k == x->pairs && x->pairs < GROUP_PAIRS)
-            x->first[x->pairs++] = d;
-        if (k < x->pairs)
-            x->count[k]++;
-        else
-            x->pairs_dropped++;
-        x->total++;
-        if (d->thread >= 0 && d->thread < 32 * 32)
-            x->lanes[d->thread / 32] |= 1u << (d->thread % 32);
-    }
-    return n;
-}
-
 /* "0-15" or "3, 8-9": the lanes of a mask as ranges */
 static void lane_ranges(FILE *f, uint32_t mask)
 {
@@ -992,19 +660,6 @@ static void lane_ranges(FILE *f, uint32_t mask)
         sep = ", ";
         lane = end + 1;
     }
-}
-
-/* A line of the program's warnings about this group: its tag and its first line, whole. */
-static int warning_matches(const char *line, size_t len, const char *tag, const char *where)
-{
-    char copy[1200]; /* a warning line is shorter: what is cut is past the tag and the first line */
-    snprintf(copy, sizeof copy, "%.*s", (int)(len < sizeof copy - 1 ? len : sizeof copy - 1), line);
-    const char *at = strstr(copy, tag);
-    size_t wl = strlen(where);
-    for (const char *p = at ? strstr(at, where) : NULL; p; p = strstr(p + 1, where))
-        if (!isdigit((unsigned char)p[wl]))
-            return 1;
-    return 0;
 }
 
 /* ---- the totals table ---- */
@@ -1100,36 +755,6 @@ static void hardware_table(FILE *f, const kernel_report *k)
 
 /* ---- one kernel variant ---- */
 
-static int site_is_hot(const trace_data *t, int site)
-{
-    if (t->has_fault && site == t->fault_site)
-        return 1;
-    for (int i = 0; i < t->ndiag; i++)
-        if (t->diags[i].site == site || t->diags[i].site2 == site)
-            return 1;
-    return 0;
-}
-
-/* Named by the diagnosis that stopped the kernel: its pictures stand out. Lines only a warning
- * names (the legacy warp's, every step of it) are marked but stay folded with the others. */
-static int site_is_fatal(const trace_data *t, int site)
-{
-    if (t->has_fault && site == t->fault_site)
-        return 1;
-    for (int i = 0; i < t->ndiag; i++)
-        if (t->diags[i].fatal && (t->diags[i].site == site || t->diags[i].site2 == site))
-            return 1;
-    return 0;
-}
-
-static uint64_t hot_address(const trace_data *t, int site)
-{
-    for (int i = t->ndiag - 1; i >= 0; i--)
-        if (t->diags[i].site == site || t->diags[i].site2 == site)
-            return t->diags[i].addr;
-    return 0;
-}
-
 /* One access site's picture: its line, the source beside it, the drawing, the caption. */
 static void site_figure(FILE *f, const source_file *src, const trace_data *t, const site_sum *sites, int ns, int i)
 {
@@ -1190,38 +815,19 @@ typedef struct {
     source_file src;
 } page;
 
-/* The program's warnings for a kernel, line by line; those a diagnosis group shows are marked used. */
-typedef struct {
-    const char *start[64];
-    size_t len[64];
-    int used[64];
-    int count;
-} warning_lines;
-
-static void split_warnings(const char *text, warning_lines *w)
+/* The known hazard's note (LEGACY_WARP_HAZARD, the checker's own words, from the constant). */
+static void hazard_note(FILE *f)
 {
-    memset(w, 0, sizeof *w);
-    for (const char *p = text; p && *p && w->count < 64;) {
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len) {
-            w->start[w->count] = p;
-            w->len[w->count++] = len;
-        }
-        p = end ? end + 1 : NULL;
-    }
-}
-
-static int is_hazard(const warning_lines *w, int i)
-{
-    return w->len[i] >= 12 && strncmp(w->start[i], "known hazard", 12) == 0;
+    fprintf(f, "<p class='hazard' data-what='hazard'><b>");
+    esc_span(f, LEGACY_WARP_HAZARD, strcspn(LEGACY_WARP_HAZARD, "\n"));
+    fprintf(f, "</b></p>");
 }
 
 /* One note per class of warning (a known hazard is one): how often and where, the lines of the
- * student's file, the program's own words for the first, and one picture of it. A known hazard's
- * own note (hazard >= 0: its line in w) heads it. */
-static void diag_group_note(FILE *f, const page *pg, const trace_data *t, const diag_group *g, warning_lines *w,
-                            int hazard, int capped)
+ * student's file, and one picture of it, all from the trace's diagnoses. The known hazard's note
+ * heads the class it is about. */
+static void diag_group_note(FILE *f, const page *pg, const trace_data *t, const diag_group *g, int hazard,
+                            int capped)
 {
     const trace_diag *d = g->first[0];
     int warps = 0;
@@ -1230,12 +836,8 @@ static void diag_group_note(FILE *f, const page *pg, const trace_data *t, const 
     fprintf(f, "<div class='diag warn' data-tag='");
     esc(f, d->tag);
     fprintf(f, "' data-count='%d' data-warps='%d' data-pairs='%d'>", g->total, warps, g->pairs);
-    if (hazard >= 0) {
-        fprintf(f, "<p class='hazard' data-what='hazard'><b>");
-        esc_span(f, w->start[hazard], w->len[hazard]);
-        fprintf(f, "</b></p>");
-        w->used[hazard] = 1;
-    }
+    if (hazard)
+        hazard_note(f);
     fprintf(f, "<b>warning ");
     esc(f, d->tag);
     fprintf(f, "</b>, %d time%s in the drawn run%s", g->total, g->total == 1 ? "" : "s",
@@ -1267,91 +869,45 @@ static void diag_group_note(FILE *f, const page *pg, const trace_data *t, const 
     if (g->pairs_dropped)
         fprintf(f, "; %d more at other lines", g->pairs_dropped);
     fprintf(f, ".");
-    /* the program's words: each warning line of this class is shown here, the first whole */
-    int shown = 0;
-    for (int i = 0; i < w->count; i++) {
-        if (w->used[i] || is_hazard(w, i))
-            continue;
-        for (int k = 0; k < g->pairs; k++)
-            if (warning_matches(w->start[i], w->len[i], d->tag, trace_site_line(t, g->first[k]->site))) {
-                if (!shown++) {
-                    fprintf(f, "<div class='words'>");
-                    esc_span(f, w->start[i], w->len[i]);
-                    fprintf(f, "</div>");
-                }
-                w->used[i] = 1;
-                break;
-            }
-    }
-    if (shown > 1)
-        fprintf(f, "<div class='words'>(and %d more warning%s of this class, at the lines above)</div>", shown - 1,
-                shown > 2 ? "s" : "");
     source_excerpts(f, &pg->src, lines, nlines, SPAN_GROUP);
     fprintf(f, "</div>");
     if (t->nlaunch)
         draw_diag(f, t, d, &t->launches[0]);
 }
 
-/* The notes of the kernel's warnings that no diagnosis group showed (a known hazard, a warning
- * the trace has no picture of), each once. */
-static void warning_notes(FILE *f, const page *pg, const warning_lines *w)
+/* The program's own warning lines (the emulator's, as it printed them), each whole with the
+ * lines of the student's file it names; folded, since the notes above draw what they are about. */
+static void program_warnings(FILE *f, const page *pg, const char *text)
 {
-    for (int i = 0; i < w->count; i++) {
-        if (w->used[i])
-            continue;
-        char line[1200];
-        int named[3];
-        snprintf(line, sizeof line, "%.*s", (int)(w->len[i] < sizeof line - 1 ? w->len[i] : sizeof line - 1), w->start[i]);
-        fprintf(f, "<div class='note' data-what='%s'>", is_hazard(w, i) ? "hazard" : "warning");
-        esc(f, line);
-        source_excerpts(f, &pg->src, named, lines_named(&pg->src, line, named, 3), SPAN_MESSAGE);
-        fprintf(f, "</div>");
+    int count = 0;
+    for (const char *p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0'))
+        count += strcspn(p, "\n") > 0;
+    if (!count)
+        return;
+    fprintf(f, "<details class='more' data-what='warnings'><summary>The program's warnings, as it printed them (%d "
+               "line%s)</summary>", count, count == 1 ? "" : "s");
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        if (len) {
+            char line[1200];
+            int named[3];
+            snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), p);
+            fprintf(f, "<div class='note' data-what='warning'>");
+            esc(f, line);
+            source_excerpts(f, &pg->src, named, lines_named(&pg->src, line, named, 3), SPAN_MESSAGE);
+            fprintf(f, "</div>");
+        }
+        p += len + (p[len] != '\0');
     }
+    fprintf(f, "</details>");
 }
 
-/* The drawn run of one kernel variant: its small case, the program's outcome, its trace. */
-typedef struct {
-    check_case_set set;
-    run_outcome o;
-    int started, have_trace;
-    char err[sizeof ((run_outcome *)0)->error], size[96];
-    trace_data t;
-} drawn_run;
-
-static int drawn_run_start(drawn_run *d, const check_options *opt, const char *program, const check_variant *v,
-                           const char *workdir)
+/* The program's lines of the checked run's warnings: after the hazard note, where one heads them
+ * (judge.c puts it first, whole). */
+static const char *checked_warnings(const kernel_report *k)
 {
-    char trace_path[600];
-    memset(d, 0, sizeof *d);
-    if (view_case(v, opt->seed, &d->set) != 0) {
-        snprintf(d->err, sizeof d->err, "out of memory");
-        return -1;
-    }
-    cases_describe(v, &d->set.cases[0], d->size, sizeof d->size);
-    snprintf(trace_path, sizeof trace_path, "%s/trace-%s.txt", workdir, v->name);
-    remove(trace_path);
-    /* The drawn run: small, so a short limit; an endless kernel is named by the emulator first. */
-    check_options small = *opt;
-    if (small.timeout_s > 10)
-        small.timeout_s = 10;
-    setenv("EMU_TRACE", trace_path, 1);
-    d->started = stage_run(&small, program, v, &d->set, workdir, "view", &d->o) == 0;
-    unsetenv("EMU_TRACE");
-    if (!d->started) {
-        snprintf(d->err, sizeof d->err, "%s", d->o.error);
-        return -1;
-    }
-    d->have_trace = trace_read(trace_path, &d->t, d->err, sizeof d->err) == 0;
-    return 0;
-}
-
-static void drawn_run_free(drawn_run *d)
-{
-    if (d->have_trace)
-        trace_free(&d->t);
-    if (d->started)
-        run_outcome_free(&d->o);
-    cases_free(&d->set);
+    size_t note = strlen(LEGACY_WARP_HAZARD);
+    return k->known_hazard && strlen(k->warnings) >= note ? k->warnings + note : k->warnings;
 }
 
 /* The kernel's line under its name: the worst thing the pictures show. */
@@ -1360,7 +916,7 @@ static void kernel_gist(FILE *f, const kernel_report *k, const drawn_run *d)
     fprintf(f, "<span class='gist'>");
     if (!k->correct)
         fprintf(f, "%s", verdict_name(k->verdict));
-    else if (strstr(k->warnings, "known hazard"))
+    else if (k->known_hazard)
         fprintf(f, "correct, with a known hazard");
     else
         fprintf(f, "correct");
@@ -1401,7 +957,7 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
     const check_options *opt = pg->opt;
     const check_variant *v = k->variant;
     drawn_run d;
-    int ran = program && drawn_run_start(&d, opt, program, v, workdir) == 0;
+    int ran = program && drawn_run_start(&d, opt, program, v, NULL, workdir) == 0;
 
     fprintf(f, "<section class='kernel' id='k-%s' data-kernel='%s' data-correct='%d'><details%s><summary><h2>%s "
                "<span class='badge %s'>%s</span></h2>",
@@ -1416,10 +972,12 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
                 verdict_doc(k->verdict), n ? "The lines of your file the message above names:" : "The message is in the summary above.");
         source_excerpts(f, &pg->src, named, n, SPAN_MESSAGE);
     }
-    warning_lines w;
-    split_warnings(k->warnings, &w);
+    if (!program || !ran) { /* no pictures: the hazard and the checked run's warnings as they are */
+        if (k->known_hazard)
+            hazard_note(f);
+        program_warnings(f, pg, checked_warnings(k));
+    }
     if (!program) {
-        warning_notes(f, pg, &w);
         fprintf(f, "<p class='note' data-what='no-pictures'>No pictures: they come from the CPU emulator's build of "
                    "this file, and there is none (the emulator is not installed: <code>tools/setup --check emu</code>; "
                    "or clang did not compile the file: run <code>make build-labs BACKEND=emu</code>).</p></details>"
@@ -1427,7 +985,6 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
         return;
     }
     if (!ran) {
-        warning_notes(f, pg, &w);
         fprintf(f, "<p class='note' data-what='no-run'>No pictures: ");
         esc(f, d.err);
         fprintf(f, "</p></details></section>");
@@ -1440,15 +997,15 @@ static void view_kernel(FILE *f, const page *pg, const char *program, const kern
     /* one note per group of identical warnings, then the warnings no group showed */
     diag_group groups[TRACE_MAX_DIAGS];
     int ngroups = d.have_trace ? group_diags(t, groups) : 0;
-    int hazard = -1; /* the legacy warp's known hazard heads the note of its [warp-sync] warnings */
-    for (int i = 0; i < w.count && v->legacy_warp_sync; i++)
-        if (is_hazard(&w, i))
-            hazard = i;
-    for (int i = 0; i < ngroups; i++)
-        diag_group_note(f, pg, t, &groups[i], &w,
-                        verdict_from_tag(groups[i].first[0]->tag, VERDICT_PASS) == VERDICT_WARP_SYNC ? hazard : -1,
-                        t->ndiag == TRACE_MAX_DIAGS);
-    warning_notes(f, pg, &w);
+    int hazard = k->known_hazard; /* the legacy warp's known hazard heads the note of its [warp-sync] class */
+    for (int i = 0; i < ngroups; i++) {
+        int about = hazard && verdict_from_tag(groups[i].first[0]->tag, VERDICT_PASS) == VERDICT_WARP_SYNC;
+        diag_group_note(f, pg, t, &groups[i], about, t->ndiag == TRACE_MAX_DIAGS);
+        hazard &= !about;
+    }
+    if (hazard) /* no [warp-sync] diagnosis in the drawn run: the note alone */
+        hazard_note(f);
+    program_warnings(f, pg, o->warnings);
 
     fprintf(f, "<p class='meta'>Drawn from one emulated run of the small case <b>%s</b>%s.</p>", d.size,
             strcmp(opt->backend, "emu") == 0 ? "" : " (the emulator build of the same source)");
@@ -1675,13 +1232,9 @@ static void lab_summary(FILE *f, const lab_report *lab)
             esc(f, k->message[0] ? k->message : verdict_doc(k->verdict));
         } else {
             fprintf(f, "%s", verdict_doc(VERDICT_PASS));
-            const char *hazard = strstr(k->warnings, "known hazard");
-            if (hazard) {
-                const char *end = strchr(hazard, '\n');
-                char line[600];
-                snprintf(line, sizeof line, "%.*s", (int)(end ? end - hazard : (long)strlen(hazard)), hazard);
+            if (k->known_hazard) {
                 fprintf(f, "; ");
-                esc(f, line);
+                esc_span(f, LEGACY_WARP_HAZARD, strcspn(LEGACY_WARP_HAZARD, "\n"));
             } else if (k->warnings[0]) {
                 fprintf(f, "; with warnings (below)");
             }

@@ -22,9 +22,11 @@ SETUP_FEATURES += grade
 endif
 
 # The verdict classes are the checker's (checker/verdict.c: which a program may name itself).
-$(GRADE_REPORT): grader/report.c checker/verdict.c checker/verdict.h | tools
+# grade-report is one program of several parts, one per job (grader/report/).
+GRADE_REPORT_SRCS := $(wildcard grader/report/*.c)
+$(GRADE_REPORT): $(GRADE_REPORT_SRCS) grader/report/report.h checker/verdict.c checker/verdict.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ichecker grader/report.c checker/verdict.c -o $@ -ljansson -lm
+	$(CC) $(CFLAGS) -Ichecker -Igrader/report $(GRADE_REPORT_SRCS) checker/verdict.c -o $@ -ljansson -lm
 
 # The sandbox's system-call filter (grader/sandbox-filter.c), written once as BPF for bubblewrap.
 $(SANDBOX_FILTER): grader/sandbox-filter.c | tools

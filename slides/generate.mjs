@@ -10,25 +10,28 @@
 //   the results JSON            every measured number and table (default: the newest H100 report)
 //   checker/models/matmul.c     the seed's latency model (linked as it is)
 //   tools/labs json             the labs and their titles, from their manifests
-//   slides/trace/               diagrams traced from the marked excerpts
+//   the emulator's trace         diagrams: the solution kernels as the emulator ran them, read
+//                               through the checker (check --trace-json), at the excerpts' lines
 // and writes OUT/deck.md. Any missing input is an error that names it: no partial deck.
 //
-//   node slides/generate.mjs [--root DIR] [--results FILE] [--out DIR] [--student]
+//   node slides/generate.mjs [--root DIR] [--kit DIR] [--build DIR] [--results FILE] [--out DIR] [--student]
+//   (--kit: the kit whose Makefile builds the traced programs, default --root; --build: its
+//   build folder, default $BUILD or KIT/build)
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { DeckError, newestH100Report, h100Reports, newestPerLab, mergeResults, labEntry, kernelEntry, commandOf } from './lib/results.mjs';
 import { loadExcerpts, excerpt, dedented } from './lib/excerpts.mjs';
-import { runTraces } from './lib/trace.mjs';
+import { Tracer } from './lib/traced.mjs';
 import * as diagrams from './lib/diagrams.mjs';
 import * as charts from './lib/charts.mjs';
 
 function parseArgs(argv) {
-  const args = { root: process.cwd(), results: '', out: 'build/slides', student: false };
+  const args = { root: process.cwd(), kit: '', build: '', results: '', out: 'build/slides', student: false };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, '');
     if (key === 'student') { args.student = true; continue; }
-    if (!(key in args) || i + 1 >= argv.length) throw new DeckError(`usage: generate.mjs [--root DIR] [--results FILE] [--out DIR] [--student] (bad argument '${argv[i]}')`);
+    if (!(key in args) || i + 1 >= argv.length) throw new DeckError(`usage: generate.mjs [--root DIR] [--kit DIR] [--build DIR] [--results FILE] [--out DIR] [--student] (bad argument '${argv[i]}')`);
     args[key] = argv[++i];
   }
   return args;
@@ -65,9 +68,9 @@ function seedModel(root, buildDir, cases) {
   const exe = path.join(buildDir, 'seed_model');
   const cc = process.env.CC || 'cc';
   try {
-    execFileSync(cc, ['-std=c11', '-O2', '-Wall', '-Wextra', `-I${path.join(root, 'checker')}`, `-I${path.join(root, 'common')}`, path.join(root, 'slides/trace/seed_model.c'), path.join(root, 'checker/models/matmul.c'), path.join(root, 'checker/model.c'), '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(cc, ['-std=c11', '-O2', '-Wall', '-Wextra', `-I${path.join(root, 'checker')}`, `-I${path.join(root, 'common')}`, path.join(root, 'slides/seed_model.c'), path.join(root, 'checker/models/matmul.c'), path.join(root, 'checker/model.c'), '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
-    throw new DeckError(`slides/trace/seed_model.c does not build against checker/models/matmul.c:\n${e.stderr}`);
+    throw new DeckError(`slides/seed_model.c does not build against checker/models/matmul.c:\n${e.stderr}`);
   }
   return JSON.parse(execFileSync(exe, cases).toString());
 }
@@ -75,13 +78,13 @@ function seedModel(root, buildDir, cases) {
 class Deck {
   // answersIn: for the student edition, which leaves out every listing that holds a lab's
   // answer line, the answer lines a text holds (tools/handout/answers.mjs); null for the full deck.
-  constructor(root, results, buildDir, answersIn = null) {
+  constructor(root, results, buildDir, answersIn = null, kit = root, kitBuild = path.join(kit, 'build')) {
     this.root = root;
     this.answersIn = answersIn;
     this.results = results;
     this.buildDir = buildDir;
     this.excerpts = loadExcerpts(root);
-    this.runs = runTraces(root, this.excerpts, buildDir);
+    this.tracer = new Tracer({ kit, root, build: kitBuild, out: buildDir, excerpts: this.excerpts });
     this.figures = new Map(); // id -> {svg, facts, source}
     this.seed = null;
     this.seedCases = ['4:2', '1024:16']; // the seed's two worked examples (seed 001)
@@ -119,46 +122,76 @@ class Deck {
   // ---- figures: built once on first use ----
   figure(id) {
     if (this.figures.has(id)) return this.figures.get(id);
-    const traceSrc = (...names) => `traced from ${names.map((n) => { const e = excerpt(this.excerpts, n); return `${e.file}:${e.first}-${e.last}`; }).join(', ')} by slides/trace (\`make slides\`)`;
-    const runs = this.runs;
+    const tr = this.tracer;
     const r = this.results.report;
     let fig;
     const [kind, arg] = id.split(':');
+    const sizes = (name) => tr.trace(name).sizes;
     switch (kind) {
       case 'reduce-steps': {
         const excerptName = { neighbored: 'neighbored-tree', neighbored_less: 'neighbored-less-tree', interleaved: 'interleaved-tree', neighbored_float: 'neighbored-float-tree' }[arg];
         if (!excerptName) throw new DeckError(`figure ${id}: no such reduction`);
-        fig = { ...diagrams.reduceSteps(runs, arg), source: traceSrc(excerptName) };
+        const run = `${arg}/16`;
+        fig = { ...diagrams.reduceSteps(tr.events(run, excerptName).filter((e) => e.block === 0), sizes(run)), source: tr.source([excerptName], [run]) };
         break;
       }
-      case 'warp-activity':
-        fig = { ...diagrams.warpActivity(runs, ['neighbored', 'neighbored_less', 'interleaved']), source: traceSrc('neighbored-tree', 'neighbored-less-tree', 'interleaved-tree') + ', blockDim.x = 512' };
+      case 'warp-activity': {
+        const names = [['neighbored', 'neighbored-tree'], ['neighbored_less', 'neighbored-less-tree'], ['interleaved', 'interleaved-tree']];
+        fig = { ...diagrams.warpActivity(names.map(([name, ex]) => ({ name, events: tr.events(`${name}/512`, ex), block: sizes(`${name}/512`).block }))), source: tr.source(names.map(([, ex]) => ex), names.map(([name]) => `${name}/512`), 'block 0') };
         break;
+      }
       case 'coalescing': {
-        const at = (name) => runs[name].find((x) => x.params.block === 512).events;
+        const at = (name, ex) => tr.events(`${name}/512`, ex).filter((e) => e.block === 0);
+        const inter = at('interleaved', 'interleaved-tree'), less = at('neighbored_less', 'neighbored-less-tree');
+        const step = (evs, nth) => diagrams.dstIndicesOfPhase(evs, diagrams.phasesOf(evs)[nth]);
         fig = diagrams.laneAddresses([
-          { label: 'interleaved, step 1: block_data[tid]', indices: diagrams.dstIndicesOfPhase(at('interleaved'), 0), elemBytes: 4 },
-          { label: 'neighbored_less, step 1: block_data[2*stride*tid]', indices: diagrams.dstIndicesOfPhase(at('neighbored_less'), 0), elemBytes: 4 },
-          { label: 'neighbored_less, step 3', indices: diagrams.dstIndicesOfPhase(at('neighbored_less'), 2), elemBytes: 4 },
+          { label: 'interleaved, step 1: block_data[tid]', indices: step(inter, 0), elemBytes: 4 },
+          { label: 'neighbored_less, step 1: block_data[2*stride*tid]', indices: step(less, 0), elemBytes: 4 },
+          { label: 'neighbored_less, step 3', indices: step(less, 2), elemBytes: 4 },
         ]);
-        fig.source = traceSrc('interleaved-tree', 'neighbored-less-tree') + ', warp 0 of a block of 512';
+        fig.source = tr.source(['interleaved-tree', 'neighbored-less-tree'], ['interleaved/512', 'neighbored_less/512'], 'warp 0 of block 0');
         break;
       }
       case 'naive-warp': {
-        const ev = runs.naive[0].events;
+        const ev = tr.events('naive', 'naive-matmul');
         fig = diagrams.laneAddresses([
           { label: 'a[row * k + i], i = 0', indices: diagrams.warpAccess(ev, { array: 'a' }), elemBytes: 4 },
           { label: 'b[i * n + col], i = 0', indices: diagrams.warpAccess(ev, { array: 'b' }), elemBytes: 4 },
         ]);
-        fig.source = traceSrc('naive-matmul') + ', warp 0 of a 32 x 32 block';
+        const t = tr.trace('naive');
+        fig.source = tr.source(['naive-matmul'], ['naive'], `warp 0 of a ${t.launches[0].block[0]} x ${t.launches[0].block[1]} block`);
         break;
       }
-      case 'index-2d': fig = { ...diagrams.index2d(runs), source: traceSrc('mat-add-index') }; break;
-      case 'tile-load': fig = { ...diagrams.tileLoad(runs), source: traceSrc('tiled-load') + ', TILE = 4, block (1, 0)' }; break;
-      case 'fold': fig = { ...diagrams.fold(runs), source: traceSrc('unrolling-fold') + ', UNROLL = 4' }; break;
-      case 'last-warp': fig = { ...diagrams.lastWarp(runs), source: traceSrc('last-warp-syncwarp', 'last-warp-volatile') }; break;
-      case 'shuffle': fig = { ...diagrams.shuffle(runs), source: traceSrc('warp-sum') + ', one warp of 32 lanes' }; break;
-      case 'recursive': fig = { ...diagrams.recursive(runs), source: traceSrc('recursive-step', 'recursive-host-launch') }; break;
+      case 'index-2d': {
+        const t = tr.trace('mat_add'), L = t.launches[0];
+        if (L.block[0] !== L.block[1]) throw new DeckError(`index-2d: ${t.scenario.command} launched blocks of ${L.block[0]} x ${L.block[1]}; the diagram draws square ones`);
+        fig = { ...diagrams.index2d(tr.events('mat_add', 'mat-add-index'), { rows: t.sizes.rows, cols: t.sizes.cols, side: L.block[0], grid_x: L.grid[0], grid_y: L.grid[1] }), source: tr.source(['mat-add-index'], ['mat_add']) };
+        break;
+      }
+      case 'tile-load': {
+        const t = tr.trace('tiled16'), tile = t.launches[0].block[0];
+        fig = { ...diagrams.tileLoad(tr.events('tiled16', 'tiled-load'), { tile, ...t.sizes }), source: tr.source(['tiled-load'], ['tiled16'], `TILE = ${tile}, block (1, 0)`) };
+        break;
+      }
+      case 'fold': {
+        const t = tr.trace('unrolling4');
+        const unroll = t.sizes.n / (t.launches[0].grid[0] * t.sizes.block);
+        fig = { ...diagrams.fold(tr.events('unrolling4', 'unrolling-fold').filter((e) => e.array === 'data'), { block: t.sizes.block, unroll }), source: tr.source(['unrolling-fold'], ['unrolling4'], `UNROLL = ${unroll}`) };
+        break;
+      }
+      case 'last-warp': {
+        const warp0 = (name, ex) => tr.events(name, ex).filter((e) => e.block === 0 && e.thread < 32);
+        fig = { ...diagrams.lastWarp(warp0('syncwarp8', 'last-warp-syncwarp'), warp0('unroll_warps8', 'last-warp-volatile')), source: tr.source(['last-warp-syncwarp', 'last-warp-volatile'], ['syncwarp8', 'unroll_warps8'], 'warp 0 of block 0') };
+        break;
+      }
+      case 'shuffle': {
+        // warp 0's first call of warp_sum (its warp's sum, before the barrier; the second adds the warps' sums)
+        const evs = tr.events('shuffle8', 'warp-sum').filter((e) => e.block === 0 && e.thread < 32);
+        const first = Math.min(...evs.map((e) => Math.floor(e.phase / 1000)));
+        fig = { ...diagrams.shuffle(evs.filter((e) => Math.floor(e.phase / 1000) === first)), source: tr.source(['warp-sum'], ['shuffle8'], 'the first warp_sum of warp 0, block 0') };
+        break;
+      }
+      case 'recursive': fig = { ...diagrams.recursive(tr.events('recursive', 'recursive-step'), sizes('recursive')), source: tr.source(['recursive-step'], ['recursive']) }; break;
       case 'chart-reduction': {
         const rows = this.ladderRows((k) => k.gbps != null && /^(reduce|sum)_/.test(k.task ?? ''), (k) => ({ gbps: k.gbps }));
         fig = { svg: charts.reductionLadder(rows, r.device.peak_gbps), facts: {}, source: this.sourceOf(rows.labs) };
@@ -207,7 +240,7 @@ class Deck {
         fig = { svg: charts.floatTiming(rows), facts: {}, source: this.resultSource };
         break;
       }
-      case 'chart-seed': fig = { svg: charts.seedCost(this.seedModel().curve), facts: {}, source: 'seed_cycles_naive / seed_cycles_tiled of checker/models/matmul.c, run by slides/trace/seed_model.c (`make slides`)' }; break;
+      case 'chart-seed': fig = { svg: charts.seedCost(this.seedModel().curve), facts: {}, source: 'seed_cycles_naive / seed_cycles_tiled of checker/models/matmul.c, run by slides/seed_model.c (`make slides`)' }; break;
       default: throw new DeckError(`unknown figure '${id}'`);
     }
     this.figures.set(id, fig);
@@ -399,7 +432,7 @@ class Deck {
       const key = `${c.n}:${c.tile}`;
       lines.push(`| ${c.n} | ${c.tile} | ${numSpan(`data-seed="naive:${key}"`, c.naive, 0)} | ${numSpan(`data-seed="tiled:${key}"`, c.tiled, 0)} | ${numSpan(`data-seed="percent:${key}"`, c.percent, 2)}% |`);
     }
-    return lines.join('\n') + '\n\n<p class="src">Source: <code>seed_cycles_naive</code> and <code>seed_cycles_tiled</code> in checker/models/matmul.c, run by slides/trace/seed_model.c at build time.</p>';
+    return lines.join('\n') + '\n\n<p class="src">Source: <code>seed_cycles_naive</code> and <code>seed_cycles_tiled</code> in checker/models/matmul.c, run by slides/seed_model.c at build time.</p>';
   }
 
   build(sectionsDir) {
@@ -485,7 +518,9 @@ async function main() {
     const answers = handout.answerLines(root);
     answersIn = (text) => handout.answersIn(text, answers);
   }
-  const deck = new Deck(root, results, out, answersIn);
+  const kit = path.resolve(args.kit || root);
+  const kitBuild = path.resolve(args.build || process.env.BUILD || path.join(kit, 'build'));
+  const deck = new Deck(root, results, out, answersIn, kit, kitBuild);
   const markdown = deck.build(path.join(root, 'slides/sections'));
   fs.writeFileSync(path.join(out, 'deck.md'), markdown);
   fs.writeFileSync(path.join(out, 'results-used.txt'), results.report.labs.map((l) => `${l.lab} ${path.relative(root, results.sources[l.lab].file)}\n`).join(''));

@@ -9,8 +9,11 @@
 #   make test-slides             build the deck and check it in headless Chromium (also part of `make test`)
 #
 # Node.js runs the generator and Marp (@marp-team/marp-cli, pinned by slides/package-lock.json and
-# installed with `npm ci` when slides/node_modules is missing); gnuplot draws the charts; a C++
-# compiler builds the trace driver. tools/setup installs them (features: slides plot).
+# installed with `npm ci` when slides/node_modules is missing); gnuplot draws the charts. The
+# diagrams are the emulator's trace of the solution kernels, read through the checker: the
+# generator builds the emulator's programs of the labs it traces (make build-solutions
+# BACKEND=emu, nothing when they are up to date). tools/setup installs them (features: slides
+# plot emu).
 
 SLIDES_OUT   := $(BUILD)/slides$(if $(filter 1,$(STUDENT)),-student)
 SLIDES_MARP  := slides/node_modules/.bin/marp
@@ -22,7 +25,7 @@ export CHROME_PATH
 .PHONY: slides slides-pdf slides-md test-slides slides-deps
 
 slides-deps:
-	@tools/setup slides plot
+	@tools/setup slides plot emu
 	@if [ ! -x $(SLIDES_MARP) ] || [ slides/package-lock.json -nt slides/node_modules/.package-lock.json ]; then \
 	    echo "slides: npm ci (Marp, pinned by slides/package-lock.json)"; \
 	    cd slides && npm ci --no-audit --no-fund --loglevel=error; \
@@ -31,7 +34,7 @@ slides-deps:
 # The Markdown: regenerated every time (it takes a second), so an edit to a solution, a section
 # or the results always shows.
 slides-md: slides-deps
-	@node slides/generate.mjs --out $(SLIDES_OUT) $(if $(RESULTS),--results $(RESULTS)) $(if $(filter 1,$(STUDENT)),--student)
+	@node slides/generate.mjs --out $(SLIDES_OUT) --build $(BUILD) $(if $(RESULTS),--results $(RESULTS)) $(if $(filter 1,$(STUDENT)),--student)
 
 ifeq ($(FORMAT),pdf)
 slides: slides-pdf

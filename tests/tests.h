@@ -13,5 +13,6 @@ int add_where_tests(void);
 int add_labs_tests(void);
 int add_explain_tests(void);
 int add_run_tests(void);
+int add_trace_json_tests(void);
 
 #endif

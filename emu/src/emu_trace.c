@@ -9,9 +9,12 @@
  *
  *   emu-trace 1
  *   L id depth gx gy gz bx by bz shmem name        a grid starts (device launches too)
+ *   P index elem ptr name                           after L: a pointer argument (elem: bytes of
+ *                                                   what it points to; name "-" when unknown)
  *   R blk warp site g|s l|s|a size mask base off... one warp-level access: the
  *                                                   active lanes' byte offsets from base, lane order
- *   W blk warp site op mask                         a warp operation (shuffle, vote, __syncwarp)
+ *   W blk warp site op mask arg width               a warp operation (shuffle, vote, __syncwarp);
+ *                                                   arg: a shuffle's lane, offset or xor mask
  *   B blk                                           a barrier of block blk opened
  *   S site file:line                                a code address, before its first use
  *   D fatal tag site thread site2 thread2 g|s addr  a diagnosis: where, who, and the other access
@@ -105,6 +108,21 @@ void emu_trace_launch(const emu_launch_rec *r)
 {
     fprintf(trace, "L %d %d %u %u %u %u %u %u %zu %s\n", launches++, r->depth, r->grid.x, r->grid.y, r->grid.z,
             r->block.x, r->block.y, r->block.z, r->shmem, r->name ? r->name : "(kernel)");
+    /* the pointer arguments, so a reader can say which array and element an address is */
+    const emu_launch_args *d = r->closure;
+    if (!d || d->magic != EMU_ARGS_MAGIC)
+        return;
+    unsigned int count = d->count < EMU_ARGS_MAX ? d->count : EMU_ARGS_MAX;
+    for (unsigned int i = 0; i < count; i++) {
+        uintptr_t p;
+        char name[128];
+        if (!d->elem[i])
+            continue;
+        memcpy(&p, (const char *)d + d->offset[i], sizeof p);
+        if (!r->name || emu_kernel_param(r->name, i, d->count, name, sizeof name) != 0)
+            snprintf(name, sizeof name, "-");
+        fprintf(trace, "P %u %u %lx %s\n", i, d->elem[i], (unsigned long)p, name);
+    }
 }
 
 void emu_trace_end(int status)
@@ -141,8 +159,8 @@ void emu_trace_warp_op(emu_lane **g, int n)
     for (int i = 0; i < n; i++)
         mask |= 1u << (g[i]->lin & 31);
     name_site(g[0]->site);
-    fprintf(trace, "W %lu %u %lx %d %08x\n", block_linear(), g[0]->lin / 32, (unsigned long)g[0]->site, g[0]->op,
-            mask);
+    fprintf(trace, "W %lu %u %lx %d %08x %d %d\n", block_linear(), g[0]->lin / 32, (unsigned long)g[0]->site, g[0]->op,
+            mask, g[0]->arg, g[0]->width);
 }
 
 void emu_trace_barrier(void) { fprintf(trace, "B %lu\n", block_linear()); }

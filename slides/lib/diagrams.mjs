@@ -1,6 +1,8 @@
-// SVG diagrams drawn from the host trace of the marked excerpts (lib/trace.mjs): every box,
-// arrow and count below comes from an event the kit's own code produced. Each function returns
-// { svg, facts }: facts are numbers the captions quote (counted here, from the same events).
+// SVG diagrams drawn from the emulator's trace of the solution kernels (lib/traced.mjs, through
+// the checker): every box, arrow and count below comes from an access the kit's own kernel made
+// when the emulator ran it. Events are per lane: {grid, block, thread, phase, op, array, index}.
+// Each function returns { svg, facts }: facts are numbers the captions quote (counted here, from
+// the same events).
 import { DeckError } from './results.mjs';
 
 const FONT = 'font-family="DejaVu Sans, Arial, sans-serif"';
@@ -16,11 +18,8 @@ const svgDoc = (w, h, body) =>
   `<path d="M0,0 L10,5 L0,10 z" fill="${BLUE}"/></marker></defs>` +
   rect(0, 0, w, h, '#ffffff') + body + '</svg>';
 
-function only(runs, name) {
-  const r = runs[name];
-  if (!r || r.length === 0) throw new DeckError(`the trace has no scenario '${name}'`);
-  return r;
-}
+// The distinct phases of some events, in order (a phase number says only which comes first).
+export const phasesOf = (events) => [...new Set(events.map((e) => e.phase))].sort((a, b) => a - b);
 
 // Groups a tree reduction's events into steps: one step per barrier phase that has adds in it.
 // An add is a write by a thread; its source is the other element the thread read in that phase.
@@ -44,12 +43,11 @@ function treeSteps(events) {
 }
 
 // Which threads add which pairs at each step of a 16-element block (labs 03 and 07).
-export function reduceSteps(runs, scenario) {
-  const run = only(runs, scenario).find((r) => r.params.block === 16);
-  const n = run.params.n, steps = treeSteps(run.events);
+export function reduceSteps(events, { n, block }) {
+  const steps = treeSteps(events);
   const box = 40, left = 190, top = 34, rowH = 62;
   const w = left + n * box + 20, h = top + (steps.length + 1) * rowH - 12;
-  let body = text(left, 20, `elements 0..${n - 1} of one block (blockDim.x = ${run.params.block})`, 'font-size="14" fill="#4a5568"');
+  let body = text(left, 20, `elements 0..${n - 1} of one block (blockDim.x = ${block})`, 'font-size="14" fill="#4a5568"');
   const row = (r, highlight) => {
     const y = top + r * rowH;
     for (let i = 0; i < n; i++) {
@@ -83,11 +81,11 @@ function threadList(ts) {
 }
 
 // Active lanes per warp per step for a block of 512 threads: where the divergence is.
-export function warpActivity(runs, scenarios) {
-  const panels = scenarios.map((name) => {
-    const run = only(runs, name).find((r) => r.params.block === 512);
-    const warps = run.params.block / 32;
-    const steps = treeSteps(run.events).map((s) => {
+// panels: [{name, events, block}]
+export function warpActivity(scenarios) {
+  const panels = scenarios.map(({ name, events, block }) => {
+    const warps = block / 32;
+    const steps = treeSteps(events).map((s) => {
       const lanes = new Array(warps).fill(0);
       for (const a of s.adds) lanes[Math.floor(a.thread / 32)]++;
       return { stride: s.stride, lanes };
@@ -182,13 +180,13 @@ export function dstIndicesOfPhase(events, phase, firstThread = 0) {
 }
 
 // Lab 00: which thread of which block handles each element of a 2-D matrix, and who is idle.
-export function index2d(runs) {
-  const run = only(runs, 'mat_add')[0];
-  const { rows, cols, side, grid_x, grid_y } = run.params;
-  const cell = 46, left = 30, top = 40;
+// Cells are labelled where they are large enough to hold a label (blocks of at most 8 x 8).
+export function index2d(events, { rows, cols, side, grid_x, grid_y }) {
+  const labelled = side <= 8;
+  const cell = labelled ? 46 : Math.max(8, Math.floor(640 / Math.max(grid_x, grid_y) / side)), left = 30, top = 40;
   const W = grid_x * side, H = grid_y * side;
   const owner = new Map(); // "x,y" of the launch's thread -> element index written
-  for (const e of run.events) if (e.op === 'W' && e.array === 'c') {
+  for (const e of events) if (e.op === 'W' && e.array === 'c') {
     const bx = e.block % grid_x, by = Math.floor(e.block / grid_x), tx = e.thread % side, ty = Math.floor(e.thread / side);
     owner.set(`${bx * side + tx},${by * side + ty}`, { index: e.index, block: e.block, tx, ty });
   }
@@ -200,20 +198,22 @@ export function index2d(runs) {
     const px = left + x * cell, py = top + y * cell;
     if (o) {
       body += rect(px + 1, py + 1, cell - 2, cell - 2, PALETTE[block % PALETTE.length]);
-      body += text(px + cell / 2, py + 19, `c[${o.index}]`, `font-size="11" text-anchor="middle" fill="${DARK}"`);
-      body += text(px + cell / 2, py + 35, `(${o.tx},${o.ty})`, 'font-size="10" text-anchor="middle" fill="#4a5568"');
+      if (labelled) {
+        body += text(px + cell / 2, py + 19, `c[${o.index}]`, `font-size="11" text-anchor="middle" fill="${DARK}"`);
+        body += text(px + cell / 2, py + 35, `(${o.tx},${o.ty})`, 'font-size="10" text-anchor="middle" fill="#4a5568"');
+      }
     } else {
       idle++;
-      body += rect(px + 1, py + 1, cell - 2, cell - 2, '#f7fafc', 'stroke="#cbd5e0" stroke-dasharray="3,3"');
-      body += text(px + cell / 2, py + 27, 'idle', 'font-size="10" text-anchor="middle" fill="#a0aec0"');
+      body += rect(px + 1, py + 1, cell - 2, cell - 2, '#f7fafc', `stroke="#cbd5e0" stroke-dasharray="${labelled ? '3,3' : '2,2'}"`);
+      if (labelled) body += text(px + cell / 2, py + 27, 'idle', 'font-size="10" text-anchor="middle" fill="#a0aec0"');
     }
   }
   for (let by = 0; by < grid_y; by++) for (let bx = 0; bx < grid_x; bx++)
     body += rect(left + bx * side * cell, top + by * side * cell, side * cell, side * cell, 'none', `stroke="${DARK}" stroke-width="2.5"`);
   body += rect(left, top, cols * cell, rows * cell, 'none', `stroke="${ORANGE}" stroke-width="2" stroke-dasharray="8,4"`);
   const legendX = left + W * cell + 20;
-  body += text(legendX, top + 20, 'cell: c[row*cols+col]', 'font-size="13" fill="#4a5568"');
-  body += text(legendX, top + 40, '(threadIdx.x, threadIdx.y)', 'font-size="13" fill="#4a5568"');
+  body += text(legendX, top + 20, labelled ? 'cell: c[row*cols+col]' : 'cell: one thread', 'font-size="13" fill="#4a5568"');
+  body += text(legendX, top + 40, labelled ? '(threadIdx.x, threadIdx.y)' : 'colour: its block', 'font-size="13" fill="#4a5568"');
   body += text(legendX, top + 70, 'thick: one block', `font-size="13" fill="${DARK}"`);
   body += text(legendX, top + 90, 'dashed: the matrix', `font-size="13" fill="${ORANGE}"`);
   body += text(legendX, top + 120, `${idle} of ${W * H} threads idle`, `font-size="13" fill="${DARK}" font-weight="bold"`);
@@ -221,33 +221,40 @@ export function index2d(runs) {
 }
 
 // Lab 02: for one block, which elements of A and B each phase loads into the shared tiles.
-export function tileLoad(runs, { bx = 1, by = 0 } = {}) {
-  const phases = only(runs, 'tiled_load');
-  const { tile, m, k, n } = phases[0].params;
+// A tile is the shared array stored at one source line; the matrix it comes from is the one that
+// line loads, and a slot whose thread loaded nothing at that line holds a zero. The slot of a
+// store is its element counted from the lowest the line stores to in that phase.
+export function tileLoad(events, { tile, m, k, n }, { bx = 1, by = 0 } = {}) {
   const gridX = Math.ceil(n / tile);
   const block = by * gridX + bx;
-  const cell = 24, tcell = 40, rowH = Math.max(m, k) * cell + 60;
+  const mine = events.filter((e) => e.block === block);
+  const sourceOf = new Map(); // line -> the global array it loads
+  for (const e of mine) if (e.space === 'global' && e.op === 'R') sourceOf.set(e.line, e.array);
+  const dims = { a: [m, k], b: [k, n] };
+  const cell = Math.max(6, Math.min(24, Math.floor(360 / Math.max(m, k, n))));
+  const labelled = tile <= 6, tcell = labelled ? 40 : Math.max(8, Math.floor(240 / tile));
+  const rowH = Math.max(m, k, tile * tcell / cell) * cell + 60;
   let body = '';
   const facts = { tile, m, k, n, bx, by, phases: [] };
-  phases.forEach((run, p) => {
+  const phases = phasesOf(mine.filter((e) => e.space === 'shared'));
+  phases.forEach((phase, p) => {
     const y0 = 10 + p * rowH;
-    // thread -> {a: source index or null (zero), b: ...} from the order of its events
-    const slots = { a_tile: new Map(), b_tile: new Map() };
-    const lastRead = new Map();
-    for (const e of run.events.filter((x) => x.block === block)) {
-      if (e.op === 'R') lastRead.set(`${e.thread},${e.array}`, e.index);
-      else {
-        const from = e.array === 'a_tile' ? 'a' : 'b';
-        const key = `${e.thread},${from}`;
-        slots[e.array].set(e.index, lastRead.has(key) ? lastRead.get(key) : null);
-        lastRead.delete(key);
-      }
+    const evs = mine.filter((e) => e.phase === phase);
+    const loads = new Map(); // "line thread" -> element loaded
+    for (const e of evs) if (e.space === 'global' && e.op === 'R') loads.set(`${e.line} ${e.thread}`, e.index);
+    const slots = { a: new Map(), b: new Map() };
+    for (const line of new Set(evs.filter((e) => e.space === 'shared' && e.op === 'W').map((e) => e.line))) {
+      const array = sourceOf.get(line);
+      if (!slots[array]) throw new DeckError(`tile-load: the shared store at ${line} loads no element of a or b`);
+      const stores = evs.filter((e) => e.line === line && e.space === 'shared' && e.op === 'W');
+      const lo = Math.min(...stores.map((e) => e.index));
+      for (const e of stores) slots[array].set(e.index - lo, loads.get(`${line} ${e.thread}`) ?? null);
     }
-    const loadedA = new Set([...slots.a_tile.values()].filter((v) => v != null));
-    const loadedB = new Set([...slots.b_tile.values()].filter((v) => v != null));
-    const zeros = [...slots.a_tile.values(), ...slots.b_tile.values()].filter((v) => v == null).length;
-    facts.phases.push({ phase: run.params.phase, loadedA: loadedA.size, loadedB: loadedB.size, zeros });
-    body += text(10, y0 + 16, `phase ${run.params.phase}`, `font-size="16" font-weight="bold" fill="${DARK}"`);
+    const loadedA = new Set([...slots.a.values()].filter((v) => v != null));
+    const loadedB = new Set([...slots.b.values()].filter((v) => v != null));
+    const zeros = [...slots.a.values(), ...slots.b.values()].filter((v) => v == null).length;
+    facts.phases.push({ phase: p, loadedA: loadedA.size, loadedB: loadedB.size, zeros });
+    body += text(10, y0 + 16, `phase ${p}`, `font-size="16" font-weight="bold" fill="${DARK}"`);
     const matrix = (x, y, rowsN, colsN, name, loaded) => {
       body += text(x, y + 12, `${name} (${rowsN} x ${colsN})`, `font-size="13" fill="${DARK}"`);
       for (let r = 0; r < rowsN; r++) for (let c = 0; c < colsN; c++) {
@@ -255,35 +262,33 @@ export function tileLoad(runs, { bx = 1, by = 0 } = {}) {
         body += rect(x + c * cell, y + 20 + r * cell, cell - 2, cell - 2, on ? BLUE : GREY);
       }
     };
-    matrix(110, y0, m, k, 'A', loadedA);
-    matrix(110 + k * cell + 40, y0, k, n, 'B', loadedB);
+    matrix(110, y0, ...dims.a, 'A', loadedA);
+    matrix(110 + k * cell + 40, y0, ...dims.b, 'B', loadedB);
     const tileBox = (x, name, map, colsN, label) => {
       body += text(x, y0 + 12, `${name}[ty][tx]`, `font-size="13" fill="${DARK}"`);
       for (let s = 0; s < tile * tile; s++) {
         const r = Math.floor(s / tile), c = s % tile, src = map.get(s);
         body += rect(x + c * tcell, y0 + 20 + r * tcell, tcell - 2, tcell - 2, src == null ? '#fed7d7' : LIGHT);
-        body += text(x + c * tcell + (tcell - 2) / 2, y0 + 20 + r * tcell + 24, src == null ? '0' : `${label}${Math.floor(src / colsN)},${src % colsN}`, `font-size="10" text-anchor="middle" fill="${DARK}"`);
+        if (labelled) body += text(x + c * tcell + (tcell - 2) / 2, y0 + 20 + r * tcell + 24, src == null ? '0' : `${label}${Math.floor(src / colsN)},${src % colsN}`, `font-size="10" text-anchor="middle" fill="${DARK}"`);
       }
     };
     const tx0 = 110 + k * cell + 40 + n * cell + 50;
-    tileBox(tx0, 'a_tile', slots.a_tile, k, 'A');
-    tileBox(tx0 + tile * tcell + 30, 'b_tile', slots.b_tile, n, 'B');
+    tileBox(tx0, 'a_tile', slots.a, k, 'A');
+    tileBox(tx0 + tile * tcell + 30, 'b_tile', slots.b, n, 'B');
   });
   const w = 110 + k * cell + 40 + n * cell + 50 + 2 * tile * tcell + 40;
   return { svg: svgDoc(w, phases.length * rowH, body), facts };
 }
 
 // Lab 04: which elements each thread folds, for the first two blocks.
-export function fold(runs) {
-  const run = only(runs, 'unrolling4_fold')[0];
-  const { block, unroll } = run.params;
+export function fold(events, { block, unroll }) {
   const cell = 44, panelW = block * cell + 60;
   let body = '';
-  const blocks = [...new Set(run.events.map((e) => e.block))].sort((a, b) => a - b);
+  const blocks = [...new Set(events.map((e) => e.block))].sort((a, b) => a - b);
   blocks.forEach((b, k) => {
     const x0 = 20 + k * panelW;
-    const reads = run.events.filter((e) => e.block === b && e.op === 'R');
-    const writes = run.events.filter((e) => e.block === b && e.op === 'W');
+    const reads = events.filter((e) => e.block === b && e.op === 'R');
+    const writes = events.filter((e) => e.block === b && e.op === 'W');
     const first = Math.min(...reads.map((e) => e.index));
     body += text(x0, 22, `block ${b}: elements ${first}..${first + block * unroll - 1}`, `font-size="15" font-weight="bold" fill="${DARK}"`);
     for (let j = 0; j < unroll; j++) {
@@ -306,12 +311,13 @@ export function fold(runs) {
 }
 
 // Lab 05: the six last-warp steps: who reads, who writes, and where __syncwarp separates them.
-export function lastWarp(runs) {
-  const sync = only(runs, 'last_warp_syncwarp')[0], vol = only(runs, 'last_warp_volatile')[0];
+// sync, vol: the events of warp 0 of block 0 in the __syncwarp() version and the volatile one.
+export function lastWarp(syncEvents, volEvents) {
+  const sync = { events: syncEvents };
   // The volatile version must touch the same elements (it differs in ordering, not in indices).
   const key = (evs) => evs.map((e) => `${e.thread}:${e.op}:${e.index}`).sort().join(' ');
-  if (key(sync.events) !== key(vol.events)) throw new DeckError('last-warp-volatile and last-warp-syncwarp touch different elements: the lab 05 diagram assumes they do not');
-  const phases = [...new Set(sync.events.map((e) => e.phase))].sort((a, b) => a - b);
+  if (key(syncEvents) !== key(volEvents)) throw new DeckError('last-warp-volatile and last-warp-syncwarp touch different elements: the lab 05 diagram assumes they do not');
+  const phases = phasesOf(syncEvents);
   const cell = 28, left = 170;
   let body = '';
   let row = 0;
@@ -347,9 +353,9 @@ export function lastWarp(runs) {
 
 // Lab 05: the warp's shuffle sum, one row per __shfl_down_sync: an arrow from the lane whose
 // register is read to the lane that adds it; dark lanes are those whose sums reach lane 0.
-export function shuffle(runs) {
-  const run = only(runs, 'warp_sum')[0];
-  const steps = [...new Set(run.events.map((e) => e.phase))].sort((a, b) => a - b);
+export function shuffle(events) {
+  const run = { events };
+  const steps = phasesOf(events);
   const cell = 30, left = 150, rowH = 62, top = 24;
   const at = (l) => left + l * cell + (cell - 4) / 2;
   // Lanes whose running sum ends in lane 0's total, from the last step back to the first.
@@ -385,11 +391,10 @@ export function shuffle(runs) {
 }
 
 // Lab 06: one grid per halving step, each launched into the tail of the one before.
-export function recursive(runs) {
-  const run = only(runs, 'recursive')[0];
-  const { n, block } = run.params;
+export function recursive(events, { n, block }) {
+  const run = { events };
   const grids = [...new Set(run.events.map((e) => e.grid))].sort((a, b) => a - b);
-  const cell = 24, left = 230, rowH = 46;
+  const cell = Math.max(6, Math.min(24, Math.floor(1100 / n))), left = 230, rowH = 46;
   let body = '';
   const facts = { n, block, grids: grids.length, launches: [] };
   grids.forEach((g, r) => {

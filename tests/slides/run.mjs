@@ -33,7 +33,9 @@ function attempt(name, fn) {
   try { fn(); } catch (e) { check(name, false, e.stack || String(e)); }
 }
 const make = (args, env = {}) => spawnSync('make', ['--no-print-directory', ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
-const generate = (args, cwd = root) => spawnSync('node', [path.join(cwd, 'slides/generate.mjs'), '--root', cwd, ...args], { cwd, encoding: 'utf8' });
+// --kit, --build: the traced programs are built by this kit's Makefile, into its build folder (a
+// tree's changed lab file into the tree's own output folder).
+const generate = (args, cwd = root) => spawnSync('node', [path.join(cwd, 'slides/generate.mjs'), '--root', cwd, '--kit', root, '--build', build, ...args], { cwd, encoding: 'utf8' });
 
 // ---- numbers: the deck's spans against the JSON, parsed independently of the generator ----
 function spansOf(text) {
@@ -86,6 +88,15 @@ check('make slides builds build/slides/index.html', built.status === 0 && fs.exi
 if (!fs.existsSync(html)) { console.log(`${passed} passed, ${failed + 1} failed`); process.exit(failed + 1); }
 const deckMd = fs.readFileSync(path.join(out, 'deck.md'), 'utf8');
 const deckHtml = fs.readFileSync(html, 'utf8');
+// Every diagram of a kernel is the emulator's trace of a solution kernel, and says which run.
+attempt('the diagrams name the traced run', () => {
+  const traced = ['index-2d', 'naive-warp', 'tile-load', 'reduce-steps:neighbored', 'reduce-steps:interleaved', 'warp-activity', 'coalescing', 'fold', 'last-warp', 'shuffle', 'recursive'];
+  const bad = traced.filter((id) => {
+    const src = new RegExp(`<img alt="${id}"[^]*?<span class="src">Source: ([^<]*)`).exec(deckMd)?.[1] ?? '';
+    return !/^the emulator's trace of \w[\w<>&;]* \(lab \d\d, variant \w+, [^)]+\)/.test(src) || !/solutions\/\d\d-[\w-]+\/\w+\.cu:\d+-\d+/.test(src);
+  });
+  check(`the ${traced.length} diagrams each name the kernel and the emulated run they are traced from, and the lines drawn`, bad.length === 0, bad.join(', '));
+});
 // results-used.txt: "LAB FILE" per lab. The report the numbers are held to is rebuilt here from
 // those files, each lab's entry from its own file, all of one device.
 const used = fs.readFileSync(path.join(out, 'results-used.txt'), 'utf8').trim().split('\n').map((l) => l.split(' '));
@@ -199,7 +210,7 @@ attempt('every code listing is the marked lines of solutions/', () => {
 // A copy of what the generator reads, for the tests that change inputs.
 function copyTree() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'slides-test-'));
-  for (const p of ['solutions', 'labs', 'checker', 'common', 'tasks', 'tools/labs', 'docs/results', 'slides/generate.mjs', 'slides/lib', 'slides/sections', 'slides/trace', 'slides/theme.css'])
+  for (const p of ['solutions', 'labs', 'checker', 'common', 'tasks', 'tools/labs', 'docs/results', 'slides/generate.mjs', 'slides/lib', 'slides/sections', 'slides/seed_model.c', 'slides/theme.css'])
     fs.cpSync(path.join(root, p), path.join(tmp, p), { recursive: true });
   return tmp;
 }
@@ -219,6 +230,13 @@ attempt('changing a marked solution line changes the deck', () => {
     const count = (text, s) => text.split(s).length - 1;
     check('an edited marked line appears in the deck', changed.includes(after) && count(changed, before) === count(deckMd, before) - 1, r.stderr);
     check('the diagram traced from that line changes with it', figure(changed) && figure(changed) !== figure(deckMd));
+    // The changed kernel itself ran: its trace (the checker's JSON, in the tree's output) has the
+    // new step 1, threads 0, 4, 8, 12 adding (the kit's solution: 0, 2, 4, ...), and the figure
+    // names the emulator's run as its source.
+    const traced = JSON.parse(fs.readFileSync(path.join(tmp, 'out/traces/neighbored-16.json'), 'utf8'));
+    const firstStores = traced.records.find((x) => x.kind === 'store' && x.array === 'data')?.lanes.map(([lane]) => lane).join(',');
+    const source = /<img alt="reduce-steps:neighbored"[^]*?<span class="src">Source: ([^<]*)/.exec(changed)?.[1] ?? '';
+    check('the changed solution is what the emulator ran: its first step adds with threads 0, 4, 8, 12, and the figure names that run', firstStores === '0,4,8,12' && /emulator's trace of reduce_neighbored \(lab 03, variant neighbored, n=16 block=16\)/.test(source), `${firstStores} | ${source}`);
   } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
 });
 
