@@ -1,7 +1,7 @@
 # GPU teaching lab: tiled matrix multiplication and parallel reduction.
 #
 #   make check              check every lab (your work in labs/)
-#   make check LAB=03       check one lab (LAB="03 04": several; also: `make check` inside a lab folder)
+#   make check LAB=03       check one lab (or LAB=3, LAB="03 04", `make check` in a lab folder)
 #   make check TREE=dir     check the lab files of another folder laid out like labs/
 #   make solutions          check every reference solution, with the performance ladder
 #   make test               the project's own tests: every lab built, end-to-end checks, CUnit
@@ -22,10 +22,13 @@
 # FAST=1 (on a GPU, skip the compute-sanitizer checks: for timing, never for grading),
 # VIEW=1 (check/solutions: also an HTML report per lab that draws every warp's accesses,
 # build/report/NN/index.html; build/report/solutions/NN for solutions), JOBS=N (on the emulator,
-# a lab's kernels checked N at a time, the same report; default: the cores).
+# a lab's kernels checked N at a time, the same report; default: the cores), TRAFFIC=1 (check:
+# the traffic table for every kernel, the failing ones too), V=1 (the build's commands).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
+# The build's commands are not shown (the compiler's warnings and errors are); V=1 shows them.
+Q := $(if $(filter 1,$(V)),,@)
 
 NVCC     ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc),nvcc)
 CC       ?= gcc
@@ -41,7 +44,8 @@ ifeq ($(BACKEND),emu)
 LAB_NVCC := emu/emucc
 BACKEND_NVCCFLAGS := -Xcompiler -Wno-unused-parameter
 # Lab programs are relinked when the emulator changes.
-BACKEND_DEPS := $(wildcard emu/emucc emu/rewrite.c emu/src/*.c emu/src/*.h emu/include/*.h common/seal.c common/seal.h)
+BACKEND_DEPS := $(wildcard emu/emucc emu/rewrite.c emu/src/*.c emu/src/*.h emu/include/*.h common/seal.c common/seal.h \
+                            common/lab_fixes.h)
 HOST_CUDA_FLAGS = -Iemu/include -DLAB_EMULATION
 else ifeq ($(BACKEND),gpu)
 LAB_NVCC := $(NVCC)
@@ -90,6 +94,8 @@ lab_arch = $(patsubst $(1):%,%,$(filter $(1):%,$(call lab_facts,arch)))
 lab_nvccflags = $(if $(call lab_arch,$(1)),$(filter-out -arch=%,$(NVCCFLAGS)) \
     -gencode=arch=$(subst sm_,compute_,$(call lab_arch,$(1)))$(comma)code=$(call lab_arch,$(1)),$(NVCCFLAGS))
 ifdef LAB
+# LAB=3 is lab 03
+override LAB := $(foreach lab,$(LAB),$(if $(filter 0 1 2 3 4 5 6 7 8 9,$(lab)),0$(lab),$(lab)))
 SELECTED := $(filter $(LAB) $(addsuffix -%,$(LAB)),$(LABS))
 ifeq ($(SELECTED),)
 $(error LAB=$(LAB) matches no lab; the labs are: $(LABS))
@@ -160,21 +166,21 @@ doctor:
 
 $(TARGET)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -c $< -o $@
 
 # A task's harness side, and the harness's list of tasks (made from the folder as it is compiled:
 # no generated file for a prebuilt object to be older than).
 $(TARGET)/common/task_%.o: tasks/%.c common/*.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -DLAB_HARNESS -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -DLAB_HARNESS -c $< -o $@
 
 $(TARGET)/common/task_list.o: tools/labs $(TASK_SRCS) | tools
 	@mkdir -p $(@D)
-	tools/labs task-list | $(CC) $(CFLAGS) -x c -c - -o $@
+	$(Q)tools/labs task-list | $(CC) $(CFLAGS) -x c -c - -o $@
 
 $(TARGET)/common/l2_flush.o: common/l2_flush.cu common/lab.h | tools $(GEN)/lab_generated.h
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 # What lab files see of the tasks and the manifests (lab.h includes it). Written to a file of
 # its own and renamed: make test runs the nvcc and the emulator builds at once, and both make it.
@@ -184,15 +190,15 @@ $(GEN)/lab_generated.h: tools/labs $(TASK_SRCS) $(MANIFESTS) | tools
 
 $(BUILD)/common/%.o: common/%.c common/*.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/checker/%.o: checker/%.c checker/*.h $(wildcard checker/models/*.h) common/*.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Ichecker -c $< -o $@
 
 $(BUILD)/tasks/%.o: tasks/%.c checker/*.h common/*.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Ichecker -c $< -o $@
 
 # The checker's table of labs, from the manifests (an unknown task or model: a compile error
 # that names the manifest's line).
@@ -201,35 +207,39 @@ $(BUILD)/checker/lab_table.c: tools/labs $(MANIFESTS) $(TASK_SRCS) $(wildcard ch
 	@tools/labs c-table > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 $(BUILD)/checker/lab_table.o: $(BUILD)/checker/lab_table.c checker/*.h common/*.h | tools
-	$(CC) $(CFLAGS) -Ichecker -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Ichecker -c $< -o $@
 
 # The checker reads each lab's shipped TODO list from this kit's labs/ (not from the tree it checks).
 $(BUILD)/checker/main.o: CFLAGS += -DCHECK_KIT='"$(CURDIR)"'
 
 $(CHECKER): $(BUILD)/checker/main.o $(CHECKER_OBJS) | tools
-	$(CC) $(CFLAGS) $^ -o $@ -ljansson -lm
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ -ljansson -lm
 
 # One program per lab folder: the student's (or the solution's) .cu file + the harness.
 # $(1): the tree holding the lab folders, $(2): the lab folder, $(3): where its program goes.
+# LAB_WARNINGS=0: the compiler's warnings left out (a second build of the same file, which
+# printed them once already).
 define LAB_PROGRAM
 $(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
 	@mkdir -p $$(@D)
-	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels.o -- \
-	    $(LAB_NVCC) $(call lab_nvccflags,$(2)) $(BACKEND_NVCCFLAGS) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
-	$(LAB_NVCC) $(call lab_nvccflags,$(2)) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
+	$(if $(Q),@echo "building $$<")
+	$(Q)tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels.o -- \
+	    $(LAB_NVCC) $(call lab_nvccflags,$(2)) $(BACKEND_NVCCFLAGS) $(if $(filter 0,$(LAB_WARNINGS)),-w) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) -c $$< -o $$(@D)/lab_kernels.o
+	$(Q)$(LAB_NVCC) $(call lab_nvccflags,$(2)) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
 # On the emulator, beside it: lab-fast, the same file built without the access hooks (emucc
-# --fast) and judged by the same policy, which runs the large cases (checker/cases.c).
+# --fast) and judged by the same policy, which runs the large cases (checker/cases.c). It is
+# built after lab, without warnings: a compiler's words on the file come once, from lab's build.
 # EMU_FAST=0 leaves it out (the large cases then fail as not built: for timing the build alone).
 EMU_FAST ?= 1
 ifeq ($(BACKEND)$(EMU_FAST),emu1)
 LAB_FAST := lab-fast
 define LAB_FAST_PROGRAM
-$(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools
+$(3)/$(2)/lab-fast: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h tools/lab-policy $(HARNESS_OBJS) $(BACKEND_DEPS) | tools $(3)/$(2)/lab
 	@mkdir -p $$(@D)
-	tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels_fast.o -- \
-	    $(LAB_NVCC) --fast $(call lab_nvccflags,$(2)) $(BACKEND_NVCCFLAGS) -c $$< -o $$(@D)/lab_kernels_fast.o
-	$(LAB_NVCC) $(call lab_nvccflags,$(2)) $$(@D)/lab_kernels_fast.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@
+	$(Q)tools/lab-policy --backend $(BACKEND) --generated $(GEN) $$< $$(@D)/lab_kernels_fast.o -- \
+	    $(LAB_NVCC) --fast $(call lab_nvccflags,$(2)) $(BACKEND_NVCCFLAGS) -w -c $$< -o $$(@D)/lab_kernels_fast.o
+	$(Q)$(LAB_NVCC) $(call lab_nvccflags,$(2)) $$(@D)/lab_kernels_fast.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@
 endef
 else
 LAB_FAST :=
@@ -253,11 +263,11 @@ LIBRARY_PROGRAMS := $(addprefix $(LIBRARY_DIR)/,$(call lab_facts,library))
 LIBRARY_HARNESS_OBJS := $(TARGET)/checker/library-harness.o $(filter-out $(TARGET)/common/harness.o,$(HARNESS_OBJS))
 $(TARGET)/checker/library-harness.o: common/harness.c common/*.h | tools
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -DLAB_SEAL_OFF -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(HOST_CUDA_FLAGS) -DLAB_SEAL_OFF -c $< -o $@
 $(LIBRARY_DIR)/%: checker/library/%.cu common/lab.h $(GEN)/lab_generated.h $(LIBRARY_HARNESS_OBJS) | tools
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@.o
-	$(NVCC) $(NVCCFLAGS) $@.o $(LIBRARY_HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@.o
+	$(Q)$(NVCC) $(NVCCFLAGS) $@.o $(LIBRARY_HARNESS_OBJS) $(LAB_LDFLAGS) -lcublas -o $@
 LIBRARY_DEP := $(if $(filter gpu,$(BACKEND)),$(LIBRARY_PROGRAMS))
 LIBRARY_ARGS := $(if $(filter gpu,$(BACKEND)),--library $(LIBRARY_DIR))
 
@@ -279,7 +289,8 @@ ANNOUNCE := $(if $(filter emu,$(BACKEND)),@echo "$(if $(HAVE_GPU),BACKEND=emu: e
 
 CHECK_ARGS = --backend $(BACKEND) $(if $(JSON),--json $(JSON)) $(if $(filter 1,$(PROFILE)),--profile) $(if $(COUNTERS_CSV),--counters-csv $(COUNTERS_CSV)) \
              $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(filter 1,$(FAST)),--fast) \
-             $(if $(VARIANT),--variant $(VARIANT)) $(if $(filter emu,$(BACKEND)),--jobs $(JOBS)) $(CHECK_EXTRA)
+             $(if $(VARIANT),--variant $(VARIANT)) $(if $(filter emu,$(BACKEND)),--jobs $(JOBS)) \
+             $(if $(filter 1,$(TRAFFIC)),--traffic) $(CHECK_EXTRA)
 
 # On a GPU the emulator's diagnostics run too where its toolchain is installed (tools/setup
 # emu): the same lab files are built for it, and the checker runs them on the emulator's
@@ -289,7 +300,7 @@ EMU_DIAG ?= $(if $(filter 1,$(FAST)),0,$(shell tools/setup --check emu >/dev/nul
 endif
 # emu_diag_build: $(1) is the build target for the emulator (build-labs, build-solutions);
 # emu_diag_args: $(1) is the folder of its programs under $(BUILD)/emu.
-emu_diag_build = $(if $(and $(filter 1,$(EMU_DIAG)),$(if $(EMU_DIAG_BUILD),,yes)),@$(MAKE) --no-print-directory BACKEND=emu $(1))
+emu_diag_build = $(if $(and $(filter 1,$(EMU_DIAG)),$(if $(EMU_DIAG_BUILD),,yes)),@$(MAKE) --no-print-directory BACKEND=emu LAB_WARNINGS=0 $(1))
 emu_diag_args = $(if $(EMU_DIAG_BUILD),--emu-build $(EMU_DIAG_BUILD),$(if $(filter 1,$(EMU_DIAG)),--emu-build $(BUILD)/emu/$(1)))
 
 # VIEW=1: the checker writes an HTML report per lab (checker/view.c). Each lab is built on its
@@ -297,11 +308,13 @@ emu_diag_args = $(if $(EMU_DIAG_BUILD),--emu-build $(EMU_DIAG_BUILD),$(if $(filt
 # saying so; on a GPU the pictures come from the emulator's build of the same files, when the
 # emulator is installed. $(1): the build target, $(2): the folder of its programs.
 ifeq ($(VIEW),1)
+# the path the checker prints: from a lab's folder (its Makefile sets FROM_LAB_FOLDER) the whole path
+VIEW_DIR := $(if $(FROM_LAB_FOLDER),$(abspath $(BUILD)/report),$(BUILD)/report)
 VIEW_BUILD = @for lab in $(SELECTED); do mkdir -p $(2)/$$lab; \
 	    $(MAKE) --no-print-directory $(addprefix $(2)/$$lab/,lab $(LAB_FAST)) 2>&1 | tee $(2)/$$lab/build.log; \
 	    [ $${PIPESTATUS[0]} = 0 ] || rm -f $(addprefix $(2)/$$lab/,lab $(LAB_FAST)); done \
-	$(if $(filter gpu,$(BACKEND)),; ! tools/setup --check emu 2>/dev/null || $(MAKE) --no-print-directory BACKEND=emu $(1) || true)
-VIEW_ARGS = --view $(BUILD)/report $(if $(filter gpu,$(BACKEND)),--view-build $(patsubst $(TARGET)/%,$(BUILD)/emu/%,$(1)))
+	$(if $(filter gpu,$(BACKEND)),; ! tools/setup --check emu 2>/dev/null || $(MAKE) --no-print-directory BACKEND=emu LAB_WARNINGS=0 $(1) || true)
+VIEW_ARGS = --view $(VIEW_DIR) $(if $(filter gpu,$(BACKEND)),--view-build $(patsubst $(TARGET)/%,$(BUILD)/emu/%,$(1)))
 endif
 
 check: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-labs)
@@ -380,8 +393,8 @@ bench-emu:
 
 $(BUILD)/emu/bench/rss_reduce: emu/src/bench/rss_reduce.cu $(BACKEND_DEPS) | tools
 	@mkdir -p $(@D)
-	emu/emucc -O3 -std=c++17 -Xcompiler -Wall,-Wextra -c $< -o $@.o
-	emu/emucc $@.o -o $@
+	$(Q)emu/emucc -O3 -std=c++17 -Xcompiler -Wall,-Wextra -c $< -o $@.o
+	$(Q)emu/emucc $@.o -o $@
 
 # The HTML report's tests (VIEW=1): pictures against the counters, failures, headless Chromium.
 test-view: $(CHECKER) slides-deps

@@ -190,7 +190,7 @@ void stage_diagnose(const check_options *opt, const char *program, const char *e
         lab_command(opt->launcher, program, tool_argv, input, v->name, argv);
         size_t used = strlen(k->checks);
         snprintf(k->checks + used, sizeof k->checks - used, " %s", TOOLS[t].tool);
-        run_channels channels = {output, "diagnose", 0};
+        run_channels channels = {.results_path = output, .token = "diagnose"};
         if (run_program(argv, "/dev/null", err_txt, opt->timeout_s * 20, &channels, &result) != 0 || result.start_failed)
             continue;
         if (!run_describe(&result, why, sizeof why))

@@ -58,6 +58,9 @@ typedef struct {
     unsigned needs;           /* NEED_*: what its pattern must execute (checker/pattern.c) */
     const check_param *params; /* the model's own parameters */
     int param_count;
+    int sync_warp;            /* its threads also synchronise within a warp (__syncwarp(), shuffles: the
+                                 manifest's sync warp): the fix a [warp-sync] message names; else the
+                                 block barrier __syncthreads() (checker/explain.c) */
 } check_variant;
 
 typedef struct {

@@ -2,7 +2,7 @@
  *
  *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
  *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME] [--jobs N]
- *         [--view DIR [--view-build DIR]] [--kit DIR] LAB...
+ *         [--view DIR [--view-build DIR]] [--kit DIR] [--traffic] LAB...
  *   check --todos-shipped SKELETON NAME    prints the skeleton's todos.shipped (make todos)
  *   check --todo-regions FILE              prints FILE with each TODO region as one line
  *                                          (tests/skeletons.sh)
@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cases.h"
+#include "explain.h"
 #include "labio.h"
 #include "labio_names.h"
 #include "labs.h"
@@ -52,7 +53,7 @@ static void usage(void)
                     "             [--profile] [--require-model] [--timed-only] [--fast] [--launcher] [--variant NAME] [--emu-build DIR]"
                     " [--library DIR] [--sweep CSV]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] [--jobs N]\n"
-                    "             [--view DIR [--view-build DIR]] [--kit DIR] LAB...\n"
+                    "             [--view DIR [--view-build DIR]] [--kit DIR] [--traffic] LAB...\n"
                     "       check --tree T --build DIR --trace-json FILE --variant NAME [--size K=V,...] LAB\n"
                     "       check --todos-shipped SKELETON NAME | --todo-regions FILE\n"
                     "labs:");
@@ -345,6 +346,8 @@ int main(int argc, char **argv)
             opt.fast = 1;
         else if (strcmp(argv[i], "--launcher") == 0)
             opt.launcher = 1;
+        else if (strcmp(argv[i], "--traffic") == 0)
+            report_set_traffic(1);
         else if (i + 1 < argc && strcmp(argv[i], "--emu-build") == 0)
             opt.emu_build = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--library") == 0)
@@ -464,6 +467,7 @@ int main(int argc, char **argv)
             report->todos = todos.s;
         else
             text_free(&todos);
+        report->strays = explain_strays(opt.tree, lab);
         report->correct = 1;
         if (opt.view && access(program, X_OK) != 0) {
             printf("%s: did not build\n", lab->dir);
@@ -504,6 +508,7 @@ int main(int argc, char **argv)
         free(workers);
         for (int i = 0; i < report->count; i++)
             report->correct &= report->kernels[i].correct;
+        explain_lab(source, shipped, report); /* a failure in the words of this lab */
         if (lab->library && opt.library && strcmp(opt.backend, "gpu") == 0 && !only_variant)
             check_library(&opt, &run, report, workdir);
         if (report->count == 0) {

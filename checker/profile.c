@@ -132,7 +132,7 @@ int profile_variant(int launcher, const char *program, const char *input, const 
     char *tool_argv[] = {ncu, "--csv", "--clock-control", "none", "--log-file", csv, "--metrics", metrics, NULL};
     char *argv[32];
     lab_command(launcher, program, tool_argv, input, variant, argv);
-    run_channels channels = {output, "profile", 0};
+    run_channels channels = {.results_path = output, .token = "profile"};
     setenv("LAB_TOOL", "ncu", 1); /* the harness's seal lets the tool's own system calls through */
     int started = run_program(argv, "/dev/null", log, timeout_s, &channels, &result) == 0 && !result.start_failed;
     unsetenv("LAB_TOOL");

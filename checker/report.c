@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
+
 static const char *paint(int colour, const char *code) { return colour ? code : ""; }
 #define GREEN "\033[32m"
 #define RED "\033[31m"
@@ -152,6 +154,13 @@ static void print_ratios(FILE *out, const kernel_report *k)
     fprintf(out, "\n");
 }
 
+/* The traffic table shows every kernel (report_set_traffic) or the passing ones. */
+static int traffic_all;
+
+void report_set_traffic(int all) { traffic_all = all; }
+
+static int traffic_shown(const kernel_report *k) { return traffic_all || k->correct; }
+
 /* The source notes' latency model, for the kernels whose model has it (the matmul ladder), and
  * the loads each saves against the lab's first kernel that has it. */
 static void print_latency_notes(FILE *out, const lab_report *lab, int colour)
@@ -160,7 +169,7 @@ static void print_latency_notes(FILE *out, const lab_report *lab, int colour)
     for (int i = 0; i < lab->count; i++) {
         const kernel_report *k = &lab->kernels[i];
         char note[300];
-        if (!k->has_model || !k->variant->model->latency_note)
+        if (!k->has_model || !k->variant->model->latency_note || !traffic_shown(k))
             continue;
         k->variant->model->latency_note(&k->params, k->params.size.m, note, sizeof note); /* the timed case is square */
         fprintf(out, "  %slatency model of the source notes, %s", paint(colour, DIM), note);
@@ -189,75 +198,24 @@ static void print_traffic_note(FILE *out, const kernel_report *k, int colour)
             paint(colour, YELLOW), "", ratio, paint(colour, RESET));
 }
 
-static void print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
+/* Global-memory traffic: the model next to what was measured (when counters were read), for the
+ * kernels traffic_shown names; one line says how to see the others. */
+static void print_traffic(FILE *out, const lab_report *lab, int colour)
 {
-    const char *timed = lab->count > 0 ? lab->kernels[0].size : "";
-    fprintf(out, "\n%s%s  %s%s   [%s: %s]\n", paint(colour, BOLD), lab->lab->dir, lab->lab->title,
-            paint(colour, RESET), run->backend, run->device);
-    if (emulated(run))
-        fprintf(out, "  timed case %s (emulated: exact counts, no GPU times)\n  %-18s %-6s %9s %8s %10s %8s %8s\n",
-                timed, "kernel", "result", "ld inst", "sect/req", "used/fetch", "lanes on", "bank cfl");
-    else
-        fprintf(out, "  timed case %s\n  %-18s %-6s %9s %9s %9s %7s%s\n", timed, "kernel", "result", "time ms",
-                "GB/s", "GFLOP/s", "% peak", lab->has_library ? " % of lib" : "");
-    int rows = lab->count + lab->has_library;
-    for (int i = 0; i < rows; i++) {
-        int is_library = i == lab->count;
-        const kernel_report *k = is_library ? &lab->library : &lab->kernels[i];
-        const char *verdict = !k->ran ? "SKIP" : k->correct ? "PASS" : "FAIL";
-        if (is_library)
-            fprintf(out, "  %s%-25s%s", paint(colour, BOLD), lab->lab->library_title, paint(colour, RESET));
-        else
-            fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
-                    paint(colour, RESET));
-        if (emulated(run))
-            print_emulated_row(out, k, timed);
-        else if (k->correct && k->time_ms >= 0) {
-            timed_size t = main_timing(k);
-            print_gpu_timing(out, lab, k, timed, &t);
-            for (int a = 0; a < k->also_count; a++) { /* the other size in the name's column */
-                fprintf(out, "    %-23s", k->also[a].size);
-                print_gpu_timing(out, lab, k, k->also[a].size, &k->also[a]);
-            }
-        }
-        else
-            fprintf(out, " %9s %9s %9s %7s%s%s%s\n", "-", "-", "-", "-", lab->has_library ? "         " : "",
-                    strcmp(k->size, timed) != 0 ? "  " : "", strcmp(k->size, timed) != 0 ? k->size : "");
-        if (!k->correct && k->message[0])
-            fprintf(out, "      %s%s: %s%s\n", paint(colour, RED), verdict_name(k->verdict), k->message,
-                    paint(colour, RESET));
-        for (const char *w = k->warnings; *w;) { /* one line each, indented */
-            size_t len = strcspn(w, "\n");
-            fprintf(out, "      %s%.*s%s\n", paint(colour, YELLOW), (int)len, w, paint(colour, RESET));
-            w += len + (w[len] == '\n');
-        }
+    int shown = 0;
+    for (int i = 0; i < lab->count; i++)
+        shown += traffic_shown(&lab->kernels[i]);
+    if (shown > 0) {
+        fprintf(out, "  %sglobal-memory traffic of the timed case, %s: model (measured)%s\n", paint(colour, DIM),
+                lab->kernels[0].size, paint(colour, RESET));
+        fprintf(out, "  %-18s %11s %11s %11s %11s %11s\n", "kernel", "ld inst", "st inst", "ld sectors", "st sectors",
+                "min DRAM B");
     }
-    /* Kernel time against the whole trip and the CPU: when copies dominate. */
-    int trips = 0;
-    for (int i = 0; i < lab->count && !emulated(run); i++)
-        trips |= lab->kernels[i].correct && lab->kernels[i].e2e_ms >= 0;
-    if (trips) {
-        fprintf(out, "  %stime of the timed case: the kernel alone, the whole trip (copy in, kernel, copy out%s),"
-                     " a plain CPU loop%s\n",
-                paint(colour, DIM), lab->kernels[0].cpu_ms >= 0 ? ", add the block sums" : "", paint(colour, RESET));
-        fprintf(out, "  %-18s %13s %13s %13s\n", "kernel", "kernel ms", "end-to-end ms", "CPU ms");
-        for (int i = 0; i < lab->count; i++) {
-            const kernel_report *k = &lab->kernels[i];
-            if (!k->correct || k->e2e_ms < 0)
-                continue;
-            fprintf(out, "  %-18s %13.4f %13.3f", k->variant->name, k->time_ms, k->e2e_ms);
-            print_rate(out, " %13.3f", k->cpu_ms, 14);
-            fprintf(out, "\n");
-        }
-    }
-    /* Traffic: the model next to what was measured (when counters were read). */
-    fprintf(out, "  %sglobal-memory traffic of the timed case: model (measured)%s\n", paint(colour, DIM),
-            paint(colour, RESET));
-    fprintf(out, "  %-18s %11s %11s %11s %11s %11s\n", "kernel", "ld inst", "st inst", "ld sectors", "st sectors",
-            "min DRAM B");
     for (int i = 0; i < lab->count; i++) {
         const kernel_report *k = &lab->kernels[i];
         const measured_counts *m = &k->measured;
+        if (!traffic_shown(k))
+            continue;
         fprintf(out, "  %-18s", k->variant->name);
         print_count(out, k->has_model, k->model.gld_inst);
         print_count(out, k->has_model, k->model.gst_inst);
@@ -287,16 +245,111 @@ static void print_lab(FILE *out, const run_report *run, const lab_report *lab, i
                         (unsigned long long)m->max_thread_writes);
         }
     }
+    if (shown < lab->count)
+        fprintf(out, "  %s(the traffic of the kernels that fail: make check TRAFFIC=1)%s\n", paint(colour, DIM),
+                paint(colour, RESET));
     print_latency_notes(out, lab, colour);
+}
+
+/* A failing kernel's verdict in a few words: its class and the line of the lab file its message
+ * names first ("race, line 57"). */
+static void print_verdict_words(FILE *out, const lab_report *lab, const kernel_report *k, int colour)
+{
+    int line = explain_line_named(k->message, lab->lab->source);
+    const char *words = !k->ran                              ? "not run"
+                        : k->verdict == VERDICT_UNFINISHED ? "not written yet"
+                                                           : verdict_name(k->verdict);
+    fprintf(out, " %s%s", paint(colour, RED), words);
+    if (line > 0)
+        fprintf(out, ", line %d", line);
+    fprintf(out, "%s\n", paint(colour, RESET));
+}
+
+/* The lab's report: what was measured of the passing kernels (their traffic, the checks that
+ * ran), then the verdicts last, where the eye ends: one line per kernel, the details of the
+ * failing ones, the TODOs still unfinished, the lab's verdict. */
+static void print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour)
+{
+    const char *timed = lab->count > 0 ? lab->kernels[0].size : "";
+    fprintf(out, "\n%s%s  %s%s   [%s: %s]\n", paint(colour, BOLD), lab->lab->dir, lab->lab->title,
+            paint(colour, RESET), run->backend, run->device);
+    print_traffic(out, lab, colour);
+    /* Kernel time against the whole trip and the CPU: when copies dominate. */
+    int trips = 0;
+    for (int i = 0; i < lab->count && !emulated(run); i++)
+        trips |= lab->kernels[i].correct && lab->kernels[i].e2e_ms >= 0;
+    if (trips) {
+        fprintf(out, "  %stime of the timed case: the kernel alone, the whole trip (copy in, kernel, copy out%s),"
+                     " a plain CPU loop%s\n",
+                paint(colour, DIM), lab->kernels[0].cpu_ms >= 0 ? ", add the block sums" : "", paint(colour, RESET));
+        fprintf(out, "  %-18s %13s %13s %13s\n", "kernel", "kernel ms", "end-to-end ms", "CPU ms");
+        for (int i = 0; i < lab->count; i++) {
+            const kernel_report *k = &lab->kernels[i];
+            if (!k->correct || k->e2e_ms < 0)
+                continue;
+            fprintf(out, "  %-18s %13.4f %13.3f", k->variant->name, k->time_ms, k->e2e_ms);
+            print_rate(out, " %13.3f", k->cpu_ms, 14);
+            fprintf(out, "\n");
+        }
+    }
     if (lab->count > 0 && lab->kernels[0].checks[0])
         fprintf(out, "  %schecks: %s%s\n", paint(colour, DIM), lab->kernels[0].checks, paint(colour, RESET));
     for (int i = 1; i < lab->count; i++) /* a kernel whose cases ran otherwise (emulated: its own marks) */
         if (strcmp(lab->kernels[i].checks, lab->kernels[0].checks) != 0)
             fprintf(out, "  %schecks, %s: %s%s\n", paint(colour, DIM), lab->kernels[i].variant->name,
                     lab->kernels[i].checks, paint(colour, RESET));
+
+    /* The verdicts: one line per kernel. */
+    if (emulated(run))
+        fprintf(out, "  timed case %s (emulated: exact counts, no GPU times)\n  %-18s %-6s %9s %8s %10s %8s %8s\n",
+                timed, "kernel", "result", "ld inst", "sect/req", "used/fetch", "lanes on", "bank cfl");
+    else
+        fprintf(out, "  timed case %s\n  %-18s %-6s %9s %9s %9s %7s%s\n", timed, "kernel", "result", "time ms",
+                "GB/s", "GFLOP/s", "% peak", lab->has_library ? " % of lib" : "");
+    int rows = lab->count + lab->has_library;
+    for (int i = 0; i < rows; i++) {
+        int is_library = i == lab->count;
+        const kernel_report *k = is_library ? &lab->library : &lab->kernels[i];
+        const char *verdict = !k->ran ? "SKIP" : k->correct ? "PASS" : "FAIL";
+        if (is_library)
+            fprintf(out, "  %s%-25s%s", paint(colour, BOLD), lab->lab->library_title, paint(colour, RESET));
+        else
+            fprintf(out, "  %-18s %s%-6s%s", k->variant->name, paint(colour, k->correct ? GREEN : RED), verdict,
+                    paint(colour, RESET));
+        if (!k->correct)
+            print_verdict_words(out, lab, k, colour);
+        else if (emulated(run))
+            print_emulated_row(out, k, timed);
+        else if (k->time_ms >= 0) {
+            timed_size t = main_timing(k);
+            print_gpu_timing(out, lab, k, timed, &t);
+            for (int a = 0; a < k->also_count; a++) { /* the other size in the name's column */
+                fprintf(out, "    %-23s", k->also[a].size);
+                print_gpu_timing(out, lab, k, k->also[a].size, &k->also[a]);
+            }
+        } else
+            fprintf(out, " %9s %9s %9s %7s%s%s%s\n", "-", "-", "-", "-", lab->has_library ? "         " : "",
+                    strcmp(k->size, timed) != 0 ? "  " : "", strcmp(k->size, timed) != 0 ? k->size : "");
+    }
+    /* Then what each says: a failing kernel's message, a kernel's warnings. */
+    for (int i = 0; i < rows; i++) {
+        const kernel_report *k = i == lab->count ? &lab->library : &lab->kernels[i];
+        const char *name = i == lab->count ? lab->lab->library_title : k->variant->name;
+        /* (a kernel not written yet: its TODOs are the list below) */
+        if (!k->correct && k->message[0] && k->verdict != VERDICT_UNFINISHED)
+            fprintf(out, "  %s%s: %s: %s%s\n", paint(colour, RED), name, verdict_name(k->verdict), k->message,
+                    paint(colour, RESET));
+        for (const char *w = k->warnings; *w;) { /* one line each, indented */
+            size_t len = strcspn(w, "\n");
+            fprintf(out, "  %s%s: %.*s%s\n", paint(colour, YELLOW), name, (int)len, w, paint(colour, RESET));
+            w += len + (w[len] == '\n');
+        }
+    }
     if (!lab->correct && lab->todos)
         fprintf(out, "  %sunfinished in %s/%s:%s\n%s", paint(colour, BOLD), lab->lab->dir, lab->lab->source,
                 paint(colour, RESET), lab->todos); /* the path as the emulator's diagnostics name it */
+    if (lab->strays)
+        fprintf(out, "  %s%s%s", paint(colour, YELLOW), lab->strays, paint(colour, RESET));
     fprintf(out, "  %s%s%s\n", paint(colour, lab->correct ? GREEN : RED),
             lab->correct ? "all kernels correct" : "not all kernels correct yet", paint(colour, RESET));
 }

@@ -60,6 +60,7 @@ typedef struct {
     int has_library;
     int correct;
     char *todos; /* the unfinished TODO(student)s of the file checked, one per line (NULL: none) */
+    char *strays;     /* the other .cu files of the lab's folder, which are not checked (NULL: none) */
 } lab_report;
 
 typedef struct {
@@ -94,6 +95,8 @@ void report_append_lines(char *text, size_t size, const char *lines);
 
 /* The terminal text is wrapped to `columns` (80 until set; at least 40). */
 void report_set_width(int columns);
+/* all: the traffic table has every kernel, the failing ones too (default: the passing ones). */
+void report_set_traffic(int all);
 void report_print_lab(FILE *out, const run_report *run, const lab_report *lab, int colour);
 void report_print_ladder(FILE *out, const run_report *run, int colour);
 /* show_speed: also the emulator's traced accesses per second */

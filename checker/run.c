@@ -73,6 +73,27 @@ static int drain(int fd, FILE *out, unsigned long long *room, int wait_ms)
     return 0;
 }
 
+/* The processor time a running process has used so far (/proc/PID/stat's utime and stime), or 0
+ * where it cannot be read. */
+static double processor_seconds(pid_t pid)
+{
+    char path[64], line[1024];
+    unsigned long user = 0, system = 0;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t got = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[got] = '\0';
+    const char *after_name = strrchr(line, ')'); /* the name may hold spaces and parentheses */
+    if (!after_name || sscanf(after_name + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &user,
+                              &system) != 2)
+        return 0;
+    long ticks = sysconf(_SC_CLK_TCK);
+    return ticks > 0 ? (double)(user + system) / (double)ticks : 0;
+}
+
 int run_program(char *const argv[], const char *stdout_path, const char *stderr_path, double timeout_s,
                 const run_channels *channels, run_result *result)
 {
@@ -147,7 +168,8 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
         close(results[1]);
         close(token[0]);
     }
-    int eof = 0;
+    int eof = 0, noted = 0;
+    double next_look = start;
     unsigned long long room = channels && channels->max_bytes ? channels->max_bytes : ~0ull;
     /* The backstop's clock: wall time, each stretch weighted by the share of a core a process
      * could get then, so that a machine running many things at once does not stop a program
@@ -171,6 +193,15 @@ int run_program(char *const argv[], const char *stdout_path, const char *stderr_
         if (done < 0 && errno != EINTR) {
             result->start_failed = 1;
             break;
+        }
+        if (channels && channels->slow_note && !noted && now_s() >= next_look) {
+            next_look = now_s() + 0.5;
+            double cpu = processor_seconds(pid), wall = now_s() - start;
+            if (cpu >= channels->slow_after_s || wall >= channels->slow_after_s * RUN_WALL_FACTOR) {
+                fputs(channels->slow_note, stderr);
+                fflush(stderr);
+                noted = 1;
+            }
         }
         /* A program that waits without computing (blocked, asleep) never reaches its processor
          * limit: the wall clock stops it, with room for a machine shared several ways. */

@@ -27,6 +27,11 @@ typedef struct {
     const char *results_path;
     const char *token;
     unsigned long long max_bytes; /* more than this on the results channel stops the program (0: no limit) */
+    /* printed to stderr once the program has computed slow_after_s seconds of processor time,
+     * or waited RUN_WALL_FACTOR times that on the wall clock (NULL: nothing): a kernel that never
+     * ends is not waited for in silence, and one slowed by a busy machine is not called slow */
+    const char *slow_note;
+    double slow_after_s;
 } run_channels;
 
 /* argv[0] is the program path. stdout and stderr go to the given files; with channels (may be

@@ -149,6 +149,12 @@ static void todo_text(char *const *line, int first, int count, const char *at, t
 
 /* ---- the shipped list ---- */
 
+/* The lines of context the shipped list keeps on each side of a region, fewer where the file or
+ * another region comes first. One line is not enough: a student who keeps a comment-only
+ * region's comment and writes the code below it may well begin with the very line that
+ * followed the comment (lab 05's `if (tid + offset < count)`). */
+#define CONTEXT_LINES 3
+
 int todos_write_shipped(const char *path, const char *name, FILE *out)
 {
     lines l;
@@ -158,24 +164,28 @@ int todos_write_shipped(const char *path, const char *name, FILE *out)
     }
     char *in = mark_regions(&l);
     int regions = 0;
-    fprintf(out, "# %s as shipped: its TODO(student) regions, each with the line\n"
-                 "# before and the line after it. The checker lists a TODO as unfinished while these lines\n"
-                 "# are still together in the student's file. Written by `make todos`; tests/skeletons.sh\n"
+    fprintf(out, "# %s as shipped: its TODO(student) regions, each with up to %d lines\n"
+                 "# before and after it. The checker lists a TODO as unfinished while these lines are\n"
+                 "# still together in the student's file. Written by `make todos`; tests/skeletons.sh\n"
                  "# holds it to the skeleton.\n",
-            name);
+            name, CONTEXT_LINES);
     for (int i = 0; i < l.count; i++) {
         if (!in[i] || (i > 0 && in[i - 1]))
             continue;
-        int end = i;
+        int end = i, first = i, last;
         while (end < l.count && in[end])
             end++;
+        while (first > 0 && !in[first - 1] && i - first < CONTEXT_LINES)
+            first--;
+        for (last = end; last < l.count && !in[last] && last - end < CONTEXT_LINES; last++)
+            ;
         fprintf(out, "region\n");
-        if (i > 0)
-            fprintf(out, "before\t%s\n", l.line[i - 1]);
+        for (int j = first; j < i; j++)
+            fprintf(out, "before\t%s\n", l.line[j]);
         for (int j = i; j < end; j++)
             fprintf(out, "line\t%s\n", l.line[j]);
-        if (end < l.count)
-            fprintf(out, "after\t%s\n", l.line[end]);
+        for (int j = end; j < last; j++)
+            fprintf(out, "after\t%s\n", l.line[j]);
         regions++;
     }
     free(in);
@@ -210,9 +220,8 @@ int todos_collapse(const char *path, FILE *out)
 /* ---- the unfinished list ---- */
 
 typedef struct {
-    lines body;             /* the region's lines */
-    int has_before, has_after;
-    char *before, *after;
+    lines before, body, after; /* the lines before the region (none at the file's start), its own,
+                                  the lines after it (none at the file's end) */
 } shipped_region;
 
 typedef struct {
@@ -223,15 +232,17 @@ typedef struct {
 static void shipped_free(shipped_list *s)
 {
     for (int i = 0; i < s->count; i++) {
+        lines_free(&s->region[i].before);
         lines_free(&s->region[i].body);
-        free(s->region[i].before);
-        free(s->region[i].after);
+        lines_free(&s->region[i].after);
     }
     free(s->region);
     memset(s, 0, sizeof *s);
 }
 
-/* Reads a todos.shipped; -1 when it cannot be read or a line is not of its format. */
+/* Reads a todos.shipped; -1 when it cannot be read or a line is not of its format. Each region:
+ * its "before" lines, its "line"s, its "after" lines, in that order (a list written with one
+ * line of context each side reads the same). */
 static int read_shipped(const char *path, shipped_list *out)
 {
     lines l;
@@ -256,21 +267,18 @@ static int read_shipped(const char *path, shipped_list *out)
             memset(r, 0, sizeof *r);
         } else if (!r || !tab) {
             bad = 1;
-        } else if (word == 4 && strncmp(s, "line", 4) == 0 && !r->has_after) {
+        } else if (word == 4 && strncmp(s, "line", 4) == 0 && r->after.count == 0) {
             lines_add(&r->body, tab + 1, strlen(tab + 1));
-        } else if (word == 6 && strncmp(s, "before", 6) == 0 && !r->has_before && r->body.count == 0) {
-            r->has_before = 1;
-            r->before = strdup(tab + 1);
-        } else if (word == 5 && strncmp(s, "after", 5) == 0 && !r->has_after && r->body.count > 0) {
-            r->has_after = 1;
-            r->after = strdup(tab + 1);
+        } else if (word == 6 && strncmp(s, "before", 6) == 0 && r->body.count == 0) {
+            lines_add(&r->before, tab + 1, strlen(tab + 1));
+        } else if (word == 5 && strncmp(s, "after", 5) == 0 && r->body.count > 0) {
+            lines_add(&r->after, tab + 1, strlen(tab + 1));
         } else {
             bad = 1;
         }
     }
     for (int i = 0; i < out->count && !bad; i++)
-        bad = out->region[i].body.count == 0 || (out->region[i].has_before && !out->region[i].before) ||
-              (out->region[i].has_after && !out->region[i].after);
+        bad = out->region[i].body.count == 0;
     lines_free(&l);
     if (bad) {
         shipped_free(out);
@@ -279,36 +287,46 @@ static int read_shipped(const char *path, shipped_list *out)
     return 0;
 }
 
+/* The lines `want` stand at `at` in `file`, all of them. */
+static int same_lines(const lines *file, int at, const lines *want)
+{
+    if (at < 0 || at + want->count > file->count)
+        return 0;
+    for (int j = 0; j < want->count; j++)
+        if (strcmp(file->line[at + j], want->line[j]) != 0)
+            return 0;
+    return 1;
+}
+
 /* The index in `file` of the region's first line where it and the lines around it still stand
  * together; -1 when they do not. */
 static int find_region(const lines *file, const shipped_region *r)
 {
     int n = r->body.count;
     for (int p = 0; p + n <= file->count; p++) {
-        if (r->has_before ? p == 0 || strcmp(file->line[p - 1], r->before) != 0 : p != 0)
+        /* a region shipped at the file's start (or end) stays there */
+        if (r->before.count == 0 ? p != 0 : !same_lines(file, p - r->before.count, &r->before))
             continue;
-        if (r->has_after ? p + n >= file->count || strcmp(file->line[p + n], r->after) != 0 : p + n != file->count)
+        if (r->after.count == 0 ? p + n != file->count : !same_lines(file, p + n, &r->after))
             continue;
-        int same = 1;
-        for (int j = 0; j < n && same; j++)
-            same = strcmp(file->line[p + j], r->body.line[j]) == 0;
-        if (same)
+        if (same_lines(file, p, &r->body))
             return p;
     }
     return -1;
 }
 
-int todos_unfinished(const char *shipped, const char *path, text *out)
+int todos_unfinished_items(const char *shipped, const char *path, todo_item **items)
 {
     shipped_list list;
     lines file;
+    *items = NULL;
     if (read_shipped(shipped, &list) != 0)
         return 0;
     if (read_lines(path, &file) != 0) {
         shipped_free(&list);
         return 0;
     }
-    int *listed = NULL, count = 0;
+    int count = 0;
     text whole = TEXT_EMPTY;
     for (int i = 0; i < list.count; i++) {
         const shipped_region *r = &list.region[i];
@@ -319,21 +337,36 @@ int todos_unfinished(const char *shipped, const char *path, text *out)
             const char *marker = strstr(r->body.line[j], MARKER);
             int label = marker ? label_of(marker) : -1, seen = 0;
             for (int k = 0; k < count && !seen; k++)
-                seen = listed[k] == label;
+                seen = (*items)[k].label == label;
             if (label < 0 || seen)
                 continue;
-            int *grown = realloc(listed, (size_t)(count + 1) * sizeof *grown);
+            todo_item *grown = realloc(*items, (size_t)(count + 1) * sizeof *grown);
             if (!grown)
                 break;
-            listed = grown;
-            listed[count++] = label;
+            *items = grown;
             todo_text(r->body.line, j, r->body.count - j, marker, &whole);
-            text_printf(out, "    line %d: %s\n", at + j + 1, text_str(&whole));
+            (*items)[count++] = (todo_item){at + j + 1, label, text_dup(text_str(&whole))};
         }
     }
     text_free(&whole);
-    free(listed);
     lines_free(&file);
     shipped_free(&list);
+    return count;
+}
+
+void todos_items_free(todo_item *items, int count)
+{
+    for (int i = 0; i < count; i++)
+        free(items[i].text);
+    free(items);
+}
+
+int todos_unfinished(const char *shipped, const char *path, text *out)
+{
+    todo_item *items;
+    int count = todos_unfinished_items(shipped, path, &items);
+    for (int i = 0; i < count; i++)
+        text_printf(out, "    line %d: %s\n", items[i].line, items[i].text);
+    todos_items_free(items, count);
     return count;
 }

@@ -6,7 +6,7 @@
  * carries "TODO(student)" in a comment (a placeholder the student replaces).
  *
  *   - the shipped list: `make todos` writes labs/NN-name/todos.shipped from the skeleton as
- *     shipped (check --todos-shipped FILE): every region with the line before and the line
+ *     shipped (check --todos-shipped FILE): every region with up to three lines before and
  *     after it, byte for byte. It is committed; tests/skeletons.sh holds it to the skeleton.
  *   - the report's "unfinished" list: a TODO is unfinished while its region and the lines
  *     around it are still together, byte for byte, in the student's file. A region the
@@ -36,5 +36,15 @@ int todos_collapse(const char *path, FILE *out);
  * each label once, at its first unfilled region. Returns how many; 0 when either file cannot be
  * read (a lab with no shipped list, a folder with no lab file) or the list is malformed. */
 int todos_unfinished(const char *shipped, const char *path, text *out);
+
+/* The same TODOs, one item each (for the kernel whose code holds one: "not written yet"). */
+typedef struct {
+    int line;   /* its marker's line in the file, from 1 */
+    int label;  /* N of "TODO(student) N" */
+    char *text; /* "TODO(student) N: " and its whole comment text */
+} todo_item;
+/* Their count, the items in *items (NULL when none; todos_items_free frees them). */
+int todos_unfinished_items(const char *shipped, const char *path, todo_item **items);
+void todos_items_free(todo_item *items, int count);
 
 #endif

@@ -191,9 +191,11 @@ int validate_block_sums(const check_variant *v, const check_case *cs, const labi
     if (log.wrong == 0)
         return 1;
     *why = mismatch_class(&log);
-    text_printf(message, "%lld of %lld block sums wrong (total expected %.9g, got %.9g%s)%s", log.wrong,
-                (long long)grid, total_ref, total_got, log.unwritten ? " from the sums that were written; some never were" : "",
-                text_str(&log.detail));
+    /* int sums are whole numbers, and print as such however large (not 3.94845984e+11) */
+    text_printf(message, is_int ? "%lld of %lld block sums wrong (total expected %.0f, got %.0f%s)%s"
+                                : "%lld of %lld block sums wrong (total expected %.9g, got %.9g%s)%s",
+                log.wrong, (long long)grid, total_ref, total_got,
+                log.unwritten ? " from the sums that were written; some never were" : "", text_str(&log.detail));
     text_free(&log.detail);
     return 0;
 }

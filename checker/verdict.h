@@ -30,7 +30,8 @@
     X(OFF_PATTERN, "off-pattern", "right results, but not by the pattern the lab teaches (counts far from its model)") \
     X(FORBIDDEN, "forbidden", "the lab file uses something a lab may not (a library, exit, files)")                \
     X(IMPOSSIBLE_TIME, "impossible-time", "faster than the device can move the data: the timing is fake")         \
-    X(NOT_BUILT, "not-built", "the lab file did not compile")
+    X(NOT_BUILT, "not-built", "the lab file did not compile")                                                 \
+    X(UNFINISHED, "unfinished", "not written yet: a TODO(student) in the kernel's code is still as shipped")
 
 typedef enum {
 #define VERDICT_ENUM(id, name, doc) VERDICT_##id,

@@ -287,7 +287,9 @@ static void device_array_alloc(device_array *a, size_t bytes, const char *what)
     set_stage("allocating %s (%zu bytes)", what, bytes);
     a->bytes = bytes;
     a->what = what;
-    CUDA_CHECK(cudaMalloc((void **)&a->base, bytes + 2 * guard + (guard ? 0 : 1)));
+    /* without bands, the array's bytes exactly (the emulator and the sanitizer see its real end),
+     * and one byte for an empty array, which still gets an allocation of its own */
+    CUDA_CHECK(cudaMalloc((void **)&a->base, bytes + 2 * guard + (guard || bytes ? 0 : 1)));
     a->data = a->base + guard;
     if (guard) {
         CUDA_CHECK(cudaMemset(a->base, GUARD_FILL, guard));

@@ -9,7 +9,7 @@ int main(void)
 {
     int (*suites[])(void) = {add_model_tests, add_validate_tests, add_labio_tests, add_report_tests,
                              add_fixture_tests, add_trust_tests, add_todos_tests, add_where_tests,
-                             add_labs_tests, add_run_tests, add_trace_json_tests};
+                             add_labs_tests, add_explain_tests, add_run_tests, add_trace_json_tests};
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)

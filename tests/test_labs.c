@@ -206,6 +206,8 @@ static void test_reader_refuses(void)
         {"title Trial\nfile trial.cu\ntask one\nvariant first 10 model=none tiles=SHAPE\n",
          "lab.manifest:4: \"SHAPE\" is neither an integer nor a define"},
         {"title Trial\nfile trial.cu\ntask one\nvariant first 10 model=none sizes=huge\n", "lab.manifest:4: sizes="},
+        {"title Trial\nfile trial.cu\ntask one\nsync grid\nvariant first 10 model=none\n", "lab.manifest:4: sync block|warp"},
+        {"title Trial\nfile trial.cu\ntask one\nvariant first 10 model=none sync=lane\n", "lab.manifest:4: sync=block or"},
     };
     text said = TEXT_EMPTY;
     CU_ASSERT_EQUAL(reader_on(good, "list", &said), 0);

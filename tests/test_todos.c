@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "labs.h"
 #include "tests.h"
 #include "text.h"
 #include "todos.h"
@@ -175,6 +176,283 @@ static void test_filled_todos(void)
     unlink(path);
 }
 
+/* ---- a student's tree: every lab, any subset of its TODOs filled ---- */
+
+typedef struct {
+    char **line;
+    int count;
+} file_lines;
+
+static void file_lines_free(file_lines *f)
+{
+    for (int i = 0; i < f->count; i++)
+        free(f->line[i]);
+    free(f->line);
+    memset(f, 0, sizeof *f);
+}
+
+static void file_lines_add(file_lines *f, const char *s)
+{
+    f->line = realloc(f->line, (size_t)(f->count + 1) * sizeof *f->line);
+    f->line[f->count++] = strdup(s);
+}
+
+/* The file's lines without their newlines; "// slide:" lines left out (the deck's markers,
+ * which the skeletons do not carry). */
+static int read_file_lines(const char *path, file_lines *f)
+{
+    char line[2048];
+    FILE *in = fopen(path, "r");
+    memset(f, 0, sizeof *f);
+    if (!in)
+        return -1;
+    while (fgets(line, sizeof line, in)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *text = line + strspn(line, " \t");
+        if (strncmp(text, "// slide:", 9) != 0)
+            file_lines_add(f, line);
+    }
+    fclose(in);
+    return 0;
+}
+
+enum { MAX_REGIONS = 12 };
+
+/* A skeleton's TODO regions as its shipped list gives them: where each stands in the skeleton,
+ * its labels, and the solution's lines that answer it. */
+typedef struct {
+    int count;
+    int first[MAX_REGIONS], end[MAX_REGIONS];     /* skeleton lines [first, end) */
+    int answer[MAX_REGIONS], answer_end[MAX_REGIONS]; /* solution lines [answer, answer_end) */
+    unsigned labels[MAX_REGIONS];                 /* bit N: "TODO(student) N" */
+} regions;
+
+static unsigned labels_in(const char *line)
+{
+    unsigned bits = 0;
+    for (const char *at = strstr(line, "TODO(student) "); at; at = strstr(at + 1, "TODO(student) ")) {
+        int n = atoi(at + strlen("TODO(student) "));
+        if (n > 0 && n < 32)
+            bits |= 1u << n;
+    }
+    return bits;
+}
+
+/* Finds the shipped list's regions in the skeleton, then the answers in the solution: the lines
+ * outside the regions are the same in both (tests/skeletons.sh), each region's answer the
+ * solution's lines between the twins of its two neighbours. 0, or -1. */
+static int find_regions(const char *shipped, const file_lines *skeleton, const file_lines *solution, regions *r)
+{
+    file_lines list;
+    memset(r, 0, sizeof *r);
+    if (read_file_lines(shipped, &list) != 0)
+        return -1;
+    file_lines before = {0}, body = {0}, after = {0};
+    for (int i = 0; i <= list.count; i++) {
+        const char *s = i < list.count ? list.line[i] : "region";
+        if (strcmp(s, "region") == 0 && body.count > 0) { /* the region read so far */
+            int at = -1;
+            for (int p = before.count; p + body.count + after.count <= skeleton->count && at < 0; p++) {
+                int same = 1;
+                for (int j = 0; j < before.count && same; j++)
+                    same = strcmp(skeleton->line[p - before.count + j], before.line[j]) == 0;
+                for (int j = 0; j < body.count && same; j++)
+                    same = strcmp(skeleton->line[p + j], body.line[j]) == 0;
+                for (int j = 0; j < after.count && same; j++)
+                    same = strcmp(skeleton->line[p + body.count + j], after.line[j]) == 0;
+                if (same)
+                    at = p;
+            }
+            if (at < 1 || at + body.count >= skeleton->count || r->count == MAX_REGIONS)
+                return -1; /* (the kit's regions all stand between two lines) */
+            r->first[r->count] = at;
+            r->end[r->count] = at + body.count;
+            for (int j = 0; j < body.count; j++)
+                r->labels[r->count] |= labels_in(body.line[j]);
+            r->count++;
+            file_lines_free(&before);
+            file_lines_free(&body);
+            file_lines_free(&after);
+        } else if (strncmp(s, "before\t", 7) == 0) {
+            file_lines_add(&before, s + 7);
+        } else if (strncmp(s, "line\t", 5) == 0) {
+            file_lines_add(&body, s + 5);
+        } else if (strncmp(s, "after\t", 6) == 0) {
+            file_lines_add(&after, s + 6);
+        }
+    }
+    file_lines_free(&list);
+    /* the alignment: a line outside the regions is its twin in the solution, and solution lines
+     * are left out only just after a region (its answer); can(i, j): skeleton lines from i and
+     * solution lines from j align */
+    int n = skeleton->count, m = solution->count;
+    char *in_region = calloc((size_t)n + 1, 1);
+    char *can = calloc((size_t)(n + 1) * (size_t)(m + 1), 1);
+    for (int k = 0; k < r->count; k++)
+        memset(in_region + r->first[k], 1, (size_t)(r->end[k] - r->first[k]));
+#define CAN(i, j) can[(size_t)(i) * (size_t)(m + 1) + (size_t)(j)]
+#define AFTER_REGION(i) ((i) > 0 && in_region[(i) - 1])
+#define SAME(i, j) ((i) < n && (j) < m && strcmp(skeleton->line[i], solution->line[j]) == 0)
+    for (int i = n; i >= 0; i--)
+        for (int j = m; j >= 0; j--)
+            CAN(i, j) = i == n && j == m ? 1
+                        : i < n && in_region[i] ? CAN(i + 1, j)
+                                                 : (SAME(i, j) && CAN(i + 1, j + 1)) ||
+                                                       (AFTER_REGION(i) && j < m && CAN(i, j + 1));
+    int *match = malloc((size_t)(n + 1) * sizeof *match);
+    int ok = CAN(0, 0);
+    for (int i = 0, j = 0; ok && i <= n;) {
+        if (i < n && in_region[i])
+            match[i++] = -1;
+        else if (SAME(i, j) && CAN(i + 1, j + 1))
+            match[i++] = j++;
+        else if (AFTER_REGION(i) && j < m && CAN(i, j + 1))
+            j++;
+        else
+            match[i++] = j; /* the end */
+    }
+#undef CAN
+#undef AFTER_REGION
+#undef SAME
+    for (int k = 0; k < r->count && ok; k++) {
+        r->answer[k] = match[r->first[k] - 1] + 1;
+        r->answer_end[k] = match[r->end[k]];
+    }
+    free(match);
+    free(can);
+    free(in_region);
+    return ok ? 0 : -1;
+}
+
+/* Writes the skeleton with the regions in `filled` answered (bit k: region k): with their
+ * comments kept above the answer (keep), or the answer alone. */
+static int write_filled(const char *path, const file_lines *skeleton, const file_lines *solution, const regions *r,
+                        unsigned filled, int keep)
+{
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return -1;
+    for (int i = 0; i < skeleton->count;) {
+        int k = 0;
+        while (k < r->count && r->first[k] != i)
+            k++;
+        if (k == r->count || !(filled >> k & 1)) {
+            fprintf(out, "%s\n", skeleton->line[i++]);
+            continue;
+        }
+        for (int j = r->first[k]; j < r->end[k] && keep; j++) { /* the comment lines, not a placeholder */
+            const char *text = skeleton->line[j] + strspn(skeleton->line[j], " \t");
+            if (text[0] == '*' || strncmp(text, "/*", 2) == 0 || strncmp(text, "//", 2) == 0)
+                fprintf(out, "%s\n", skeleton->line[j]);
+        }
+        for (int j = r->answer[k]; j < r->answer_end[k]; j++)
+            fprintf(out, "%s\n", solution->line[j]);
+        i = r->end[k];
+    }
+    return fclose(out);
+}
+
+/* A student's tree, lab by lab: every subset of the lab's TODOs filled (none, some, all), with the
+ * marker comments kept or removed. The report lists exactly the TODOs of the regions left as
+ * shipped, each once, at a line that carries it, with the whole text the untouched skeleton
+ * lists for it (which ends its sentence); every lab finished lists none: 10 of 10. */
+static void test_student_tree(void)
+{
+    char path[] = "/tmp/todos-tree-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    DIR *labs = opendir("../labs");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(labs);
+    int labs_finished = 0, labs_seen = 0;
+    for (struct dirent *lab; (lab = readdir(labs));) {
+        if (lab->d_name[0] < '0' || lab->d_name[0] > '9')
+            continue;
+        const check_lab *known = check_find_lab(lab->d_name);
+        CU_ASSERT_PTR_NOT_NULL(known);
+        if (!known)
+            continue;
+        char skeleton_path[1100], solution_path[1100], shipped[1100];
+        snprintf(skeleton_path, sizeof skeleton_path, "../labs/%s/%s", lab->d_name, known->source);
+        snprintf(solution_path, sizeof solution_path, "../solutions/%s/%s", lab->d_name, known->source);
+        shipped_of(lab->d_name, shipped, sizeof shipped);
+        file_lines skeleton, solution;
+        regions r;
+        CU_ASSERT_EQUAL_FATAL(read_file_lines(skeleton_path, &skeleton), 0);
+        CU_ASSERT_EQUAL_FATAL(read_file_lines(solution_path, &solution), 0);
+        int found = find_regions(shipped, &skeleton, &solution, &r);
+        if (found != 0)
+            fprintf(stderr, "\n%s: its regions not found in the skeleton and its solution\n", lab->d_name);
+        CU_ASSERT_EQUAL(found, 0);
+        CU_ASSERT(r.count >= 1);
+        labs_seen++;
+        /* what the untouched skeleton lists for each label: the whole text, a sentence's end */
+        todo_item *all;
+        int all_count = todos_unfinished_items(shipped, skeleton_path, &all);
+        char *whole[32] = {0};
+        for (int i = 0; i < all_count; i++) {
+            size_t len = strlen(all[i].text);
+            CU_ASSERT(len > 0 && strchr(".?!)", all[i].text[len - 1]) != NULL);
+            if (all[i].label > 0 && all[i].label < 32)
+                whole[all[i].label] = all[i].text;
+        }
+        /* every subset where there are a few regions; else none, each alone, all but each, all,
+         * and a fixed sample of the others */
+        unsigned all_regions = (1u << r.count) - 1, sample = 12345;
+        int subsets = r.count <= 8 ? 1 << r.count : 2 * r.count + 2 + 64;
+        for (int s = 0; found == 0 && s < subsets; s++) {
+            unsigned filled = r.count <= 8        ? (unsigned)s
+                              : s == 0            ? 0
+                              : s == 1            ? all_regions
+                              : s < 2 + r.count   ? 1u << (s - 2)
+                              : s < 2 + 2 * r.count ? all_regions & ~(1u << (s - 2 - r.count))
+                                                    : (sample = sample * 1103515245u + 12345u) >> 8 & all_regions;
+            unsigned expected = 0;
+            for (int k = 0; k < r.count; k++)
+                if (!(filled >> k & 1))
+                    expected |= r.labels[k];
+            for (int keep = 0; keep <= 1; keep++) {
+                CU_ASSERT_EQUAL_FATAL(write_filled(path, &skeleton, &solution, &r, filled, keep), 0);
+                file_lines written;
+                CU_ASSERT_EQUAL_FATAL(read_file_lines(path, &written), 0);
+                todo_item *items;
+                int count = todos_unfinished_items(shipped, path, &items);
+                unsigned listed = 0;
+                int right = 1;
+                for (int i = 0; i < count; i++) {
+                    int label = items[i].label;
+                    right &= label > 0 && label < 32 && !(listed >> label & 1) && whole[label] &&
+                             strcmp(items[i].text, whole[label]) == 0 && items[i].line >= 1 &&
+                             items[i].line <= written.count && (labels_in(written.line[items[i].line - 1]) >> label & 1);
+                    if (label > 0 && label < 32)
+                        listed |= 1u << label;
+                }
+                if (!right || listed != expected)
+                    fprintf(stderr, "\n%s, regions filled %#x (comments %s): TODOs listed %#x, expected %#x\n",
+                            lab->d_name, filled, keep ? "kept" : "removed", listed, expected);
+                CU_ASSERT_TRUE(right);
+                CU_ASSERT_EQUAL(listed, expected);
+                if (filled == (1u << r.count) - 1 && !keep) { /* every TODO filled: the solution itself */
+                    int same = written.count == solution.count;
+                    for (int i = 0; i < written.count && same; i++)
+                        same = strcmp(written.line[i], solution.line[i]) == 0;
+                    CU_ASSERT_TRUE(same);
+                    labs_finished += count == 0 && same;
+                }
+                todos_items_free(items, count);
+                file_lines_free(&written);
+            }
+        }
+        todos_items_free(all, all_count);
+        file_lines_free(&skeleton);
+        file_lines_free(&solution);
+    }
+    closedir(labs);
+    unlink(path);
+    CU_ASSERT_EQUAL(labs_finished, labs_seen);
+    CU_ASSERT(labs_finished >= 10);
+}
+
 int add_todos_tests(void)
 {
     CU_pSuite suite = CU_add_suite("todos", NULL, NULL);
@@ -182,7 +460,9 @@ int add_todos_tests(void)
         return -1;
     if (!CU_add_test(suite, "every untouched skeleton lists each of its TODOs, its solution none",
                      test_untouched_and_finished) ||
-        !CU_add_test(suite, "a filled TODO is not listed, its marker comment kept or not", test_filled_todos))
+        !CU_add_test(suite, "a filled TODO is not listed, its marker comment kept or not", test_filled_todos) ||
+        !CU_add_test(suite, "a student's tree: every lab, any TODOs filled, exactly the rest listed",
+                     test_student_tree))
         return -1;
     return 0;
 }

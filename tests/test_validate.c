@@ -116,6 +116,17 @@ static void test_reduction_messages(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "never wrote"));
     labio_free(&out);
 
+    /* int totals print as the whole numbers they are, however large (not 4.8e+09) */
+    for (int i = 0; i < 300; i++)
+        data[i] = 16000000;
+    sums[0] = sums[1] = 128 * 16000000;
+    sums[2] = 44 * 16000000 + 1;
+    output_with_sums(path, sums, 3, &out);
+    CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message, &why), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "total expected 4800000000, got 4800000001"));
+    CU_ASSERT_PTR_NULL(strstr(message, "e+"));
+    labio_free(&out);
+
     /* the wrong number of blocks */
     output_with_sums(path, sums, 2, &out);
     CU_ASSERT_EQUAL(validate_output(v, &cs, &out, 0, "out", message, sizeof message, &why), 0);

@@ -11,6 +11,7 @@ int add_trust_tests(void);
 int add_todos_tests(void);
 int add_where_tests(void);
 int add_labs_tests(void);
+int add_explain_tests(void);
 int add_run_tests(void);
 int add_trace_json_tests(void);
 

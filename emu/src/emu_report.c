@@ -3,6 +3,7 @@
  * variable names come from emu_diag.c). */
 #define _GNU_SOURCE
 #include "emu_internal.h"
+#include "lab_fixes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,12 +68,7 @@ int emu_report_warp_sync(void)
     if (emu_parallel_bail())
         return -1;
     emu_fault_set(cudaErrorLaunchFailure, EMU_TAG_WARP_SYNC, warp_sync.site, warp_sync.lane,
-                  "%s. This is wrong on real GPUs even if the result here is right: the emulator runs the 32 lanes of "
-                  "a warp in lockstep, as GPUs before Volta did, but since Volta (sm_70) independent thread "
-                  "scheduling lets the lanes of a warp run apart, so the load may see the old value, volatile or "
-                  "not. Put __syncwarp() between the store and the load (and between a load and a store that "
-                  "overwrites the word), or pass the values with __shfl_*_sync() [EMU_WARP_SYNC=warn: report this "
-                  "as a warning and run on]",
+                  "%s. " LAB_WARP_SYNC_WHY " " LAB_FIX_WARP_SYNC " [EMU_WARP_SYNC=warn: report this as a warning and run on]",
                   warp_sync.what);
     return -1;
 }
@@ -281,7 +277,7 @@ static long line_of_site(uintptr_t site, char *file, size_t size)
 static void race_hint(uintptr_t site, uintptr_t other_site, const emu_lane *other, char *hint, size_t size)
 {
     char file[512], other_file[512], barrier_file[512];
-    snprintf(hint, size, "a missing __syncthreads()?");
+    snprintf(hint, size, "%s", LAB_FIX_RACE);
     if (other->state != L_BARRIER)
         return;
     long line = line_of_site(site, file, sizeof file), other_line = line_of_site(other_site, other_file, sizeof other_file);
@@ -407,9 +403,8 @@ int emu_report_race(emu_lane *l, uintptr_t site, uintptr_t addr, int space, int 
         emu_describe_line(hit->site, other, sizeof other);
         emu_describe_memory(space, addr, mem, sizeof mem);
         snprintf(what, sizeof what,
-                 "warp-synchronous exchange without __syncwarp()%s, block (%u,%u,%u), warp %u: lane %u (thread "
-                 "(%u,%u,%u)) %s %s, which lane %u (thread (%u,%u,%u)) %s at %s with no __syncwarp(), "
-                 "__syncthreads() or warp shuffle/vote in between",
+                 LAB_WARP_SYNC_HEAD "%s, block (%u,%u,%u), warp %u: lane %u (thread (%u,%u,%u)) %s %s, which "
+                 "lane %u (thread (%u,%u,%u)) %s at %s " LAB_WARP_SYNC_NONE,
                  kernel, emu_block.x, emu_block.y, emu_block.z, warp, l->lin & 31, l->tid.x, l->tid.y, l->tid.z,
                  verb_now(kind), mem, o->lin & 31, o->tid.x, o->tid.y, o->tid.z, verb_past(hit->kind), other);
         if (emu_warp_sync_mode == RACES_ERROR) {
