@@ -1,0 +1,40 @@
+// Lanes of a warp that load and store different bytes, or different halves, of one 4-byte word
+// (an update in place, in global and shared memory), with no __syncwarp(): no lane touches a byte
+// another lane loaded or stored, so there is no exchange between lanes and nothing to report. A
+// lane that reads its neighbour's byte without __syncwarp() is an exchange ([warp-sync]).
+// @wrong neighbour_byte [warp-sync]
+#include "compat_check.h"
+
+__global__ void bytes_and_halves(unsigned char *bytes, unsigned short *halves, int *out, int neighbour)
+{
+    __shared__ unsigned char shared_bytes[32];
+    __shared__ unsigned short shared_halves[32];
+    int t = threadIdx.x;
+    bytes[t] = (unsigned char)(t + 1);      // four lanes per word, a byte each
+    halves[t] = (unsigned short)(1000 + t); // two lanes per word, a half each
+    shared_bytes[t] = (unsigned char)t;
+    shared_halves[t] = (unsigned short)(2 * t);
+    bytes[t] = bytes[t] + 1; // each lane loads its byte, then stores it
+    halves[t] = halves[t] - 1;
+    shared_bytes[t] = shared_bytes[t] + 1;
+    shared_halves[t] = shared_halves[t] + 3;
+    int b = neighbour ? bytes[t ^ 1] : bytes[t]; // (another lane's byte: an exchange)
+    out[t] = b + halves[t] + shared_bytes[t] + shared_halves[t];
+}
+
+int main(int argc, char **argv)
+{
+    unsigned char *bytes = nullptr;
+    unsigned short *halves = nullptr;
+    int *out = nullptr, host[32];
+    CHECK_CUDA(cudaMalloc(&bytes, 32));
+    CHECK_CUDA(cudaMalloc(&halves, 64));
+    CHECK_CUDA(cudaMalloc(&out, sizeof host));
+    bytes_and_halves<<<1, 32>>>(bytes, halves, out, variant_is(argc, argv, "neighbour_byte"));
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < 32; t++)
+        EXPECT(host[t] == (t + 2) + (999 + t) + (t + 1) + (2 * t + 3));
+    std::printf("ok subword_lanes\n");
+    return 0;
+}
