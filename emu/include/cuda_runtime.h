@@ -707,17 +707,24 @@ __attribute__((deprecated(EMU_DEVICE_SYNC_WHY " (nvcc: a warning in a __host__ _
 EMU_INLINE cudaError_t emu_hostdevice_cudaDeviceSynchronize(void) { return cudaDeviceSynchronize(); }
 #undef EMU_DEVICE_SYNC_WHY
 
-/* Below this line, in the lab file: no code without the load/store hooks (an attribute that
- * turns them off), no inline assembly (its accesses would not be seen either; PTX would not
- * compile for the CPU anyway) and no launch but through <<<>>>. emu/rewrite's dynamic shared
- * buffer names itself through EMU_DYNAMIC_NAME, defined before the poison. */
+/* emu/rewrite's dynamic shared buffer names itself through EMU_DYNAMIC_NAME, defined before the
+ * lab's poison below. */
 #define EMU_DYNAMIC_NAME(name) __asm__(name)
+#ifdef EMU_LAB_BUILD
+/* A lab build (emucc --lab, which tools/lab-policy asks for): below this line, in the lab file, no
+ * code without the load/store hooks (an attribute that turns them off), no inline assembly (its
+ * accesses would not be seen either; PTX would not compile for the CPU anyway) and no launch but
+ * through <<<>>>. Every header a lab file may include is included above, or uses none of these
+ * words (a header it may not include, <iostream> say, is refused by the policy anyway). Other
+ * programs have CUDA's rules only: device code is checked on the compiled code
+ * (emu/device_check.awk), where inline assembly and functions without the hooks are refused. */
 #pragma GCC poison no_sanitize __no_sanitize__ no_sanitize_coverage __no_sanitize_coverage__ no_sanitize_thread __no_sanitize_thread__
 #pragma GCC poison disable_sanitizer_instrumentation __disable_sanitizer_instrumentation__ no_instrument_function
 #pragma GCC poison asm __asm__ __asm
 /* A grid starts only through emu_launch, in emu_thunk, which is device code and checked as such
  * at build time: a launch of the lab file's own making (a thunk that runs host code) is no CUDA. */
 #pragma GCC poison emu_launch_raw emu_thunk
+#endif
 
 #endif /* __cplusplus */
 #endif /* EMU_CUDA_RUNTIME_H */
