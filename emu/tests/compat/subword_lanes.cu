@@ -1,8 +1,11 @@
 // Lanes of a warp that load and store different bytes, or different halves, of one 4-byte word
 // (an update in place, in global and shared memory), with no __syncwarp(): no lane touches a byte
 // another lane loaded or stored, so there is no exchange between lanes and nothing to report. A
-// lane that reads its neighbour's byte without __syncwarp() is an exchange ([warp-sync]).
+// lane that reads its neighbour's byte without __syncwarp() is an exchange ([warp-sync]). The
+// same between the blocks of a grid: blocks that update different bytes of one word do not meet;
+// a block that reads another block's byte races with it ([race]).
 // @wrong neighbour_byte [warp-sync]
+// @wrong other_block [race]
 #include "compat_check.h"
 
 __global__ void bytes_and_halves(unsigned char *bytes, unsigned short *halves, int *out, int neighbour)
@@ -22,6 +25,16 @@ __global__ void bytes_and_halves(unsigned char *bytes, unsigned short *halves, i
     out[t] = b + halves[t] + shared_bytes[t] + shared_halves[t];
 }
 
+__global__ void byte_per_block(unsigned char *bytes, unsigned short *halves, int *out, int other)
+{
+    if (threadIdx.x == 0) {
+        unsigned int b = blockIdx.x;
+        bytes[b] = bytes[b] + 1;
+        halves[b] = halves[b] + 2;
+        out[b] = other ? bytes[b ^ 1] : bytes[b]; // (another block's byte: a race)
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned char *bytes = nullptr;
@@ -35,6 +48,11 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
     for (int t = 0; t < 32; t++)
         EXPECT(host[t] == (t + 2) + (999 + t) + (t + 1) + (2 * t + 3));
+    byte_per_block<<<32, 32>>>(bytes, halves, out, variant_is(argc, argv, "other_block"));
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < 32; b++)
+        EXPECT(host[b] == b + 3);
     std::printf("ok subword_lanes\n");
     return 0;
 }
