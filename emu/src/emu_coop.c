@@ -51,7 +51,7 @@ void emu_grid_sync(void)
                        "is not valid and the kernel fails)");
     const dim3 g = emu_running->grid;
     if ((unsigned long long)g.x * g.y * g.z > 1)
-        emu_lane_fault(l, cudaErrorNotSupported, EMU_TAG_BARRIER, site,
+        emu_lane_fault(l, cudaErrorNotSupported, EMU_TAG_UNSUPPORTED, site,
                        "grid.sync() in a cooperative grid of %u x %u x %u blocks: the emulator runs one block at a "
                        "time and cannot make the blocks wait for each other (a grid of one block can). Split the "
                        "kernel at the grid.sync() into two launches, which a GPU also orders",

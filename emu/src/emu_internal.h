@@ -391,6 +391,8 @@ _Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, ui
 #define EMU_TAG_TRAP "[trap]"
 #define EMU_TAG_STACK "[stack-overflow]"
 #define EMU_TAG_CRASH "[crash]"
+/* a CUDA feature the emulator cannot run faithfully (a grid.sync() across blocks): no user error */
+#define EMU_TAG_UNSUPPORTED "[unsupported]"
 /* Not a diagnosis: a run on two cores (emu_parallel.c) met what only the serial run may decide
  * or say; the grid runs again on one core, which reports whatever there is. Never printed. */
 #define EMU_TAG_PARALLEL "[parallel]"
