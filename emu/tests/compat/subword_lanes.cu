@@ -3,9 +3,11 @@
 // another lane loaded or stored, so there is no exchange between lanes and nothing to report. A
 // lane that reads its neighbour's byte without __syncwarp() is an exchange ([warp-sync]). The
 // same between the blocks of a grid: blocks that update different bytes of one word do not meet;
-// a block that reads another block's byte races with it ([race]).
+// a block that reads another block's byte races with it ([race]); and the same between a parent
+// grid and the child grids it launches, which may run beside its other blocks.
 // @wrong neighbour_byte [warp-sync]
 // @wrong other_block [race]
+// @wrong child_byte [race]
 #include "compat_check.h"
 
 __global__ void bytes_and_halves(unsigned char *bytes, unsigned short *halves, int *out, int neighbour)
@@ -35,6 +37,21 @@ __global__ void byte_per_block(unsigned char *bytes, unsigned short *halves, int
     }
 }
 
+__global__ void set_byte(unsigned char *bytes, unsigned int b) { bytes[b] = (unsigned char)(100 + b); }
+
+__global__ void bytes_by_children(unsigned char *bytes, int *out, int other)
+{
+    if (threadIdx.x == 0) {
+        unsigned int b = blockIdx.x;
+        if (b % 2 == 0)
+            set_byte<<<1, 1>>>(bytes, b); // even bytes by child grids
+        else
+            bytes[b] = (unsigned char)(100 + b); // odd ones by the parent's blocks
+        if (other && b == 1)
+            out[0] = bytes[0]; // (a child's byte: a race)
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned char *bytes = nullptr;
@@ -53,6 +70,12 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
     for (int b = 0; b < 32; b++)
         EXPECT(host[b] == b + 3);
+    bytes_by_children<<<8, 32>>>(bytes, out, variant_is(argc, argv, "child_byte"));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    unsigned char eight[8];
+    CHECK_CUDA(cudaMemcpy(eight, bytes, sizeof eight, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < 8; b++)
+        EXPECT(eight[b] == 100 + b);
     std::printf("ok subword_lanes\n");
     return 0;
 }
