@@ -205,8 +205,9 @@ static int count_newlines(const char *s, size_t n)
     return k;
 }
 
-/* Finds where the callee expression ends before out->n: an identifier,
- * optionally with template arguments and :: qualifiers. Returns its start. */
+/* Finds where the callee expression ends before out->n: a postfix expression of identifiers with
+ * template arguments, :: qualifiers, member access (. ->), subscripts and calls, or one in
+ * parentheses ((*fp)). Returns its start (out->n: none). */
 static size_t callee_start(const buf *out)
 {
     size_t i = out->n;
@@ -214,6 +215,27 @@ static size_t callee_start(const buf *out)
     for (;;) {
         while (i > 0 && isspace((unsigned char)o[i - 1]))
             i--;
+        if (i > 0 && (o[i - 1] == ']' || o[i - 1] == ')')) { /* a subscript, a call, parentheses */
+            char close = o[i - 1], open = close == ']' ? '[' : '(';
+            int depth = 0;
+            while (i > 0) {
+                char c = o[--i];
+                if (c == close)
+                    depth++;
+                else if (c == open && --depth == 0)
+                    break;
+            }
+            if (depth != 0)
+                return out->n;
+            size_t j = i;
+            while (j > 0 && isspace((unsigned char)o[j - 1]))
+                j--;
+            if (j > 0 && (is_ident((unsigned char)o[j - 1]) || o[j - 1] == ']' || o[j - 1] == ')')) {
+                i = j; /* what it subscripts or calls */
+                continue;
+            }
+            return i;
+        }
         if (i > 0 && o[i - 1] == '>') { /* template arguments */
             int depth = 0;
             while (i > 0) {
@@ -237,6 +259,14 @@ static size_t callee_start(const buf *out)
         while (j > 0 && isspace((unsigned char)o[j - 1]))
             j--;
         if (j >= 2 && o[j - 1] == ':' && o[j - 2] == ':') {
+            i = j - 2;
+            continue;
+        }
+        if (j >= 1 && o[j - 1] == '.') {
+            i = j - 1;
+            continue;
+        }
+        if (j >= 2 && o[j - 1] == '>' && o[j - 2] == '-') {
             i = j - 2;
             continue;
         }
@@ -497,41 +527,78 @@ static void check_device_sync(void)
     }
 }
 
-/* ---- the 48 KiB of static shared memory a kernel may have ----
- * ptxas refuses a kernel whose static __shared__ variables take more than 48 KiB ("uses too much
- * shared data ... 0xc000 max"); here they are statics of one section, with no such limit. So each
- * __shared__ declaration inside a function body is followed by a static_assert that the
- * function's __shared__ variables in scope so far fit, on the same line: a kernel that would not
- * build for a GPU does not build for the emulator either. A declaration whose names the scan cannot
- * tell for sure (a template argument list, whose commas are not declarators; braces) gets none. */
-#define SHARED_NAMES_MAX 64
-static struct {
-    char name[128];
-    int depth; /* the brace/bracket depth it was declared at: gone when the scope closes */
-} shared_names[SHARED_NAMES_MAX];
-static int shared_names_n;
-
-static void shared_name(size_t start, size_t end, int depth)
+/* The words of the declaration around src[i, e) (a __shared__ or __device__): back to the previous
+ * ; { } or preprocessor line, and on to its declarator's ( [ = ; { or ,. 1 when one is w. */
+static int declaration_has(size_t i, size_t e, const char *w)
 {
-    if (shared_names_n == SHARED_NAMES_MAX || end - start >= sizeof shared_names[0].name)
-        return;
-    memcpy(shared_names[shared_names_n].name, src + start, end - start);
-    shared_names[shared_names_n].name[end - start] = 0;
-    shared_names[shared_names_n++].depth = depth;
+    size_t b = i;
+    while (b > 0 && !strchr(";{}", src[b - 1]) && !(src[b - 1] == '\n' && src[b] == '#'))
+        b--;
+    size_t f = e;
+    int angle = 0;
+    while (f < len && (angle > 0 || !strchr("([=;{,", src[f]))) {
+        angle += src[f] == '<';
+        angle -= src[f] == '>' && angle > 0;
+        f++;
+    }
+    for (size_t k = b; k < f;) {
+        size_t j = skip_literal(k);
+        if (j != k) {
+            k = j;
+            continue;
+        }
+        if (is_ident((unsigned char)src[k]) && (k == 0 || !is_ident((unsigned char)src[k - 1]))) {
+            size_t we = word_end(k);
+            if (word_is(k, we, w) && !(k == i && we == e))
+                return 1;
+            k = we;
+            continue;
+        }
+        k++;
+    }
+    return 0;
 }
 
-static void shared_limit_assert(buf *out)
+/* A launch through something else than a function's name (a function pointer in an array or a
+ * member, a call that returns one): src of the callee is not one identifier, with template
+ * arguments and :: qualifiers. */
+static int callee_is_name(const char *callee)
 {
-    puts_(out, " static_assert(0");
-    for (int k = 0; k < shared_names_n; k++) {
-        puts_(out, " + sizeof(");
-        puts_(out, shared_names[k].name);
-        puts_(out, ")");
+    const char *p = callee;
+    while (isspace((unsigned char)*p))
+        p++;
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '<')
+            depth++;
+        else if (*p == '>')
+            depth--;
+        else if (depth == 0 && !is_ident((unsigned char)*p) && *p != ':' && !isspace((unsigned char)*p))
+            return 0;
     }
-    puts_(out, " <= 49152, \"emu: the __shared__ variables of this function take more "
-               "than 48 KiB, the most static shared memory a kernel may have: nvcc (ptxas) refuses it (uses too "
-               "much shared data). Use smaller tiles, or extern __shared__ memory with "
-               "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)\");");
+    return 1;
+}
+
+/* The file declares name as a pointer to a function (`(*name)`): a launch through it reads the
+ * pointer where the launch is, as for any other expression. */
+static int declared_pointer(const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i + n + 2 < len; i++) {
+        if (src[i] != '(')
+            continue;
+        size_t k = i + 1;
+        while (k < len && isspace((unsigned char)src[k]))
+            k++;
+        if (src[k] != '*')
+            continue;
+        k++;
+        while (k < len && isspace((unsigned char)src[k]))
+            k++;
+        if (k + n <= len && memcmp(src + k, name, n) == 0 && !is_ident((unsigned char)src[k + n]))
+            return 1;
+    }
+    return 0;
 }
 
 static void rewrite(buf *out)
@@ -539,12 +606,6 @@ static void rewrite(buf *out)
     size_t i = 0;
     int dyn_pending = 0; /* an extern __shared__ declaration waits for its ';' */
     int depth_at_dyn = 0, depth = 0;
-    /* a __shared__ declaration inside a function, until its ';': its depth, whether its names are
-     * certain, and the last word seen at its depth (a declarator's name when '[', ',', '=' or ';'
-     * follows) */
-    int shared_decl = 0, shared_depth = 0, shared_sure = 0;
-    size_t word_start = 0, word_stop = 0;
-    int word_last = 0;
     while (i < len) {
         size_t j = skip_literal(i);
         if (j != i) {
@@ -601,9 +662,24 @@ static void rewrite(buf *out)
                 else
                     puts_(out, " 0");
             }
-            puts_(out, ", [](auto... emu_a_) __attribute__((noinline)) EMU_DEVICE_FN { ");
-            puts_(out, callee);
-            puts_(out, "(emu_a_...); }");
+            /* A function's name (a template, an overload set: the call picks it as in CUDA) is called
+             * in the lambda, which copies what it names of the launching function ([=]: a pointer
+             * to a kernel in a local variable). Any other callee (an element of an array of
+             * pointers, a member, a call, a pointer the file declares) is read once, at the launch. */
+            char *name = strndup(callee, (size_t)(name_end - callee));
+            const char *bare = name;
+            while (isspace((unsigned char)*bare))
+                bare++;
+            if (callee_is_name(name) && !declared_pointer(bare)) {
+                puts_(out, ", [=](auto... emu_a_) __attribute__((noinline)) EMU_DEVICE_FN { ");
+                puts_(out, callee);
+                puts_(out, "(emu_a_...); }");
+            } else {
+                puts_(out, ", [emu_k_ = (");
+                puts_(out, callee);
+                puts_(out, ")](auto... emu_a_) __attribute__((noinline)) EMU_DEVICE_FN { emu_k_(emu_a_...); }");
+            }
+            free(name);
             if (!blank(args, args_end)) {
                 puts_(out, ",");
                 put(out, src + args, args_end - args);
@@ -629,38 +705,30 @@ static void rewrite(buf *out)
                     e++;
                 put(out, src + i, e - i);
                 i = e;
-                word_last = 0;
                 continue;
             }
-            if (shared_decl && depth == shared_depth) {
-                word_start = i;
-                word_stop = e;
-                word_last = 1;
-            }
             if (e - i == 10 && memcmp(src + i, "__shared__", 10) == 0) {
-                char prev[32];
-                previous_word(out, prev, sizeof prev);
-                if (strcmp(prev, "extern") == 0) {
+                /* the declaration's other words, in any order (extern float __shared__ a[];
+                 * extern volatile __shared__ ...; static volatile __shared__ ...) */
+                if (declaration_has(i, e, "extern")) {
                     puts_(out, "EMU_DYNAMIC_SHARED");
                     dyn_pending = 1;
                     depth_at_dyn = depth;
-                } else if (strcmp(prev, "static") == 0) {
+                } else if (declaration_has(i, e, "static")) {
                     puts_(out, "EMU_SHARED");
                 } else {
                     puts_(out, "static EMU_SHARED");
                 }
-                if (strcmp(prev, "extern") != 0 && depth > 0) { /* inside a function body */
-                    shared_decl = shared_sure = 1;
-                    shared_depth = depth;
-                    word_last = 0;
-                }
+            } else if (word_is(i, e, "__noinline__")) {
+                /* (not a macro: the C++ library spells the attribute __attribute__((__noinline__))) */
+                puts_(out, "__attribute__((noinline))");
             } else if (e - i == 10 && memcmp(src + i, "__device__", 10) == 0) {
                 char prev[32];
                 previous_word(out, prev, sizeof prev);
                 put(out, src + i, e - i);
                 int kind = strcmp(prev, "__managed__") == 0 || strcmp(prev, "__constant__") == 0 ? -1 : device_declares(e);
                 if (kind == 0 && device_function(e)) {
-                    puts_(out, " EMU_DEVICE_FN");
+                    puts_(out, declaration_has(i, e, "__host__") ? " EMU_HOSTDEVICE_FN" : " EMU_DEVICE_FN");
                 } else if (kind == 1 || kind == 2) {
                     /* after any C++11 attributes (alignas(16), [[...]]): a GNU attribute may not precede them */
                     size_t at = e;
@@ -698,32 +766,15 @@ static void rewrite(buf *out)
             i = e;
             continue;
         }
-        int shared_end = 0; /* this ';' ends a __shared__ declaration */
-        if (shared_decl && depth == shared_depth && !isspace((unsigned char)c)) {
-            if ((c == '[' || c == ',' || c == '=' || c == ';') && word_last && shared_sure)
-                shared_name(word_start, word_stop, depth);
-            if (c == '<' || c == '{' || c == '}')
-                shared_sure = 0; /* a template's argument list, a struct: the names are not certain */
-            if (c == ';') {
-                shared_decl = 0;
-                shared_end = shared_sure;
-            }
-            word_last = 0;
-        }
         if (c == '(' || c == '[' || c == '{')
             depth++;
         else if (c == ')' || c == ']' || c == '}')
             depth--;
-        if (c == '}')
-            while (shared_names_n > 0 && shared_names[shared_names_n - 1].depth > depth)
-                shared_names_n--; /* out of scope */
         if (dyn_pending && ((c == ';' || c == ',') && depth == depth_at_dyn)) {
             puts_(out, " EMU_DYNAMIC_NAME(\"emu_dynamic_shared\")");
             dyn_pending = c == ',';
         }
         put(out, &c, 1);
-        if (shared_end)
-            shared_limit_assert(out);
         i++;
     }
 }
@@ -972,6 +1023,108 @@ static void kernel_params(buf *out)
     free(table.p);
 }
 
+/* ---- kernels known by their address ----
+ * cudaLaunchKernel((void *)kernel, ...) and cudaLaunchCooperativeKernel pass a kernel as a bare
+ * address, with its arguments as an array of pointers: the runtime finds how to unpack them in
+ * the section emu_kernels, where each kernel of the file has an entry (EMU_KERNEL_ENTRY in
+ * cuda_runtime.h). Written only in a file that names one of those calls, for each kernel defined
+ * at file scope that is not a template and whose name no other kernel of the file has (&name must
+ * name one function). */
+static int file_names(const char *w)
+{
+    for (size_t i = 0; (i = next_word(i)) < len;) {
+        size_t e = word_end(i);
+        if (word_is(i, e, w))
+            return 1;
+        i = e;
+    }
+    return 0;
+}
+
+static void kernel_entries(buf *out)
+{
+    if (!file_names("cudaLaunchKernel") && !file_names("cudaLaunchCooperativeKernel"))
+        return;
+    enum { MAX_KERNELS = 256 };
+    static char names[MAX_KERNELS][128];
+    static int count[MAX_KERNELS], defined[MAX_KERNELS];
+    int n = 0, depth = 0;
+    for (size_t i = 0; i < len;) {
+        size_t j = skip_literal(i);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        char c = src[i];
+        if (c == '{')
+            depth++;
+        else if (c == '}')
+            depth--;
+        if (!is_ident((unsigned char)c) || (i > 0 && is_ident((unsigned char)src[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t e = word_end(i);
+        if (!word_is(i, e, "__global__")) {
+            i = e;
+            continue;
+        }
+        /* a template: "template" in the declaration before __global__ */
+        size_t b = i;
+        while (b > 0 && !strchr(";{}", src[b - 1]))
+            b--;
+        int is_template = 0;
+        for (size_t k = b; (k = next_word(k)) < i;) {
+            size_t ke = word_end(k);
+            is_template |= word_is(k, ke, "template");
+            k = ke;
+        }
+        /* the name before the first ( and whether a body follows */
+        size_t k = e, paren = 0;
+        while (k < len && !strchr("(;{", src[k]))
+            k++;
+        if (k >= len || src[k] != '(')
+            continue;
+        paren = k;
+        size_t close = find_close(paren + 1, ')');
+        size_t after = close + 1;
+        while (after < len && (isspace((unsigned char)src[after]) || is_ident((unsigned char)src[after])))
+            after++; /* (attributes such as __launch_bounds__ are macros without their own braces) */
+        size_t name_end = paren;
+        while (name_end > e && isspace((unsigned char)src[name_end - 1]))
+            name_end--;
+        size_t name = name_end;
+        while (name > e && is_ident((unsigned char)src[name - 1]))
+            name--;
+        i = e;
+        if (name == name_end || name_end - name >= sizeof names[0] || (name > 0 && src[name - 1] == ':'))
+            continue;
+        int at = 0;
+        while (at < n && !word_is(name, name_end, names[at]))
+            at++;
+        if (at == n) {
+            if (n == MAX_KERNELS)
+                continue;
+            snprintf(names[n], sizeof names[0], "%.*s", (int)(name_end - name), src + name);
+            count[n] = defined[n] = 0;
+            n++;
+        }
+        if (is_template || depth != 0)
+            count[at] = 2; /* a template or a kernel in a namespace or class: not by its bare name */
+        else if (after < len && src[after] == '{') {
+            count[at]++; /* (a declaration alone names the same kernel) */
+            defined[at] = 1;
+        }
+    }
+    for (int k = 0; k < n; k++)
+        if (defined[k] && count[k] == 1) {
+            puts_(out, "\nEMU_KERNEL_ENTRY(");
+            puts_(out, names[k]);
+            puts_(out, ")");
+        }
+    puts_(out, "\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
@@ -1007,6 +1160,7 @@ int main(int argc, char **argv)
     rewrite(&out);
     volatile_lines(&out);
     kernel_params(&out);
+    kernel_entries(&out);
 
     FILE *o = fopen(argv[2], "wb");
     if (!o) {

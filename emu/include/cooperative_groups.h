@@ -15,7 +15,11 @@
  *   coalesced_threads()          the lanes of the warp that call it together: sync,
  *                                thread_rank, size, shfl, shfl_down, shfl_up, any, all, ballot
  *   cg::sync(g); cg::reduce(g, v, op) (cooperative_groups/reduce.h)
- * Not here: grid and cluster groups, multi-warp tiles, labeled partitions.
+ *   this_grid()                  a cooperative launch's grid: sync (emu_coop.c: a grid of one block
+ *                                only), is_valid, thread_rank, size/num_threads, block_rank,
+ *                                num_blocks, block_index, dim_blocks
+ * A group's shuffle takes a value of any size, 8 bytes at a time (CUDA's splits it in 4).
+ * Not here: cluster groups, multi-warp tiles, labeled partitions.
  */
 #ifndef EMU_COOPERATIVE_GROUPS_H
 #define EMU_COOPERATIVE_GROUPS_H
@@ -61,6 +65,21 @@ EMU_CG_FN unsigned int pack(unsigned int bits, unsigned int mask)
             out |= (bits >> l & 1u) << r++;
     return out;
 }
+/* a shuffle of a value of any size, 8 bytes at a time */
+template <typename T> EMU_CG_FN T shfl(int op, unsigned int mask, T v, int arg, int width)
+{
+    if constexpr (sizeof(T) <= 8) {
+        return emu_shfl(op, mask, v, arg, width);
+    } else {
+        unsigned long long words[(sizeof(T) + 7) / 8] = {};
+        memcpy(words, &v, sizeof v);
+        for (unsigned int i = 0; i < sizeof words / sizeof words[0]; i++)
+            words[i] = emu_warp_op(op, mask, words[i], arg, width);
+        T out;
+        memcpy(&out, words, sizeof out);
+        return out;
+    }
+}
 } // namespace details
 
 class thread_block {
@@ -93,19 +112,19 @@ class thread_block_tile {
     EMU_CG_FN unsigned long long meta_group_size() const { return (details::block_size() + N - 1u) / N; }
     template <typename T> EMU_CG_FN T shfl(T v, int src_rank) const
     {
-        return __shfl_sync(mask(), v, src_rank, (int)N);
+        return details::shfl(EMU_SHFL_IDX, mask(), v, src_rank, (int)N);
     }
     template <typename T> EMU_CG_FN T shfl_down(T v, unsigned int delta) const
     {
-        return __shfl_down_sync(mask(), v, delta, (int)N);
+        return details::shfl(EMU_SHFL_DOWN, mask(), v, (int)delta, (int)N);
     }
     template <typename T> EMU_CG_FN T shfl_up(T v, unsigned int delta) const
     {
-        return __shfl_up_sync(mask(), v, delta, (int)N);
+        return details::shfl(EMU_SHFL_UP, mask(), v, (int)delta, (int)N);
     }
     template <typename T> EMU_CG_FN T shfl_xor(T v, unsigned int lane_mask) const
     {
-        return __shfl_xor_sync(mask(), v, (int)lane_mask, (int)N);
+        return details::shfl(EMU_SHFL_XOR, mask(), v, (int)lane_mask, (int)N);
     }
     EMU_CG_FN int any(int p) const { return __any_sync(mask(), p); }
     EMU_CG_FN int all(int p) const { return __all_sync(mask(), p); }
@@ -136,20 +155,20 @@ class coalesced_group {
     EMU_CG_FN unsigned long long meta_group_size() const { return 1; }
     template <typename T> EMU_CG_FN T shfl(T v, unsigned int src_rank) const
     {
-        return __shfl_sync(lanes, v, (int)details::nth_lane(lanes, src_rank % (unsigned int)size()));
+        return details::shfl(EMU_SHFL_IDX, lanes, v, (int)details::nth_lane(lanes, src_rank % (unsigned int)size()), 32);
     }
     /* a rank past the group's edge reads the caller's own value, as __shfl_down_sync does */
     template <typename T> EMU_CG_FN T shfl_down(T v, unsigned int delta) const
     {
         unsigned int r = (unsigned int)thread_rank() + delta;
         unsigned int src = r < size() ? details::nth_lane(lanes, r) : details::lane();
-        return __shfl_sync(lanes, v, (int)src);
+        return details::shfl(EMU_SHFL_IDX, lanes, v, (int)src, 32);
     }
     template <typename T> EMU_CG_FN T shfl_up(T v, unsigned int delta) const
     {
         unsigned int r = (unsigned int)thread_rank();
         unsigned int src = r >= delta ? details::nth_lane(lanes, r - delta) : details::lane();
-        return __shfl_sync(lanes, v, (int)src);
+        return details::shfl(EMU_SHFL_IDX, lanes, v, (int)src, 32);
     }
     EMU_CG_FN int any(int p) const { return __any_sync(lanes, p); }
     EMU_CG_FN int all(int p) const { return __all_sync(lanes, p); }
@@ -195,6 +214,31 @@ EMU_CG_FN thread_group tiled_partition(const thread_block &b, unsigned int tile_
 {
     return tiled_partition(thread_group(b), tile_size);
 }
+
+/* The grid of a cooperative launch (cudaLaunchCooperativeKernel). */
+class grid_group {
+  public:
+    EMU_CG_FN void sync() const { emu_grid_sync(); }
+    EMU_CG_FN bool is_valid() const { return emu_grid_valid() != 0; }
+    EMU_CG_FN unsigned long long block_rank() const
+    {
+        return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    }
+    EMU_CG_FN unsigned long long num_blocks() const
+    {
+        return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+    }
+    EMU_CG_FN unsigned long long thread_rank() const
+    {
+        return block_rank() * details::block_size() + details::block_rank();
+    }
+    EMU_CG_FN unsigned long long size() const { return num_blocks() * details::block_size(); }
+    EMU_CG_FN unsigned long long num_threads() const { return size(); }
+    EMU_CG_FN dim3 block_index() const { return blockIdx; }
+    EMU_CG_FN dim3 group_dim() const { return gridDim; }
+    EMU_CG_FN dim3 dim_blocks() const { return gridDim; }
+};
+EMU_CG_FN grid_group this_grid() { return grid_group(); }
 
 template <typename Group> EMU_CG_FN void sync(const Group &g) { g.sync(); }
 template <typename Group> EMU_CG_FN unsigned long long thread_rank(const Group &g) { return g.thread_rank(); }

@@ -435,6 +435,15 @@ unsigned long long emu_atomic_u64(int op, unsigned long long *a, unsigned long l
     ATOMIC_RMW(unsigned long long, next_u64(op, old, v, cmp))
 }
 
+/* atomicMin and atomicMax of long long (the other operations are the unsigned ones) */
+long long emu_atomic_i64(int op, long long *a, long long v, long long cmp)
+{
+    ATOMIC_RMW(long long, op == EMU_AT_MIN   ? (v < old ? v : old)
+                          : op == EMU_AT_MAX ? (v > old ? v : old)
+                                             : (long long)next_u64(op, (unsigned long long)old, (unsigned long long)v,
+                                                                   (unsigned long long)cmp))
+}
+
 float emu_atomic_f32(int op, float *a, float v) { ATOMIC_RMW(float, op == EMU_AT_ADD ? old + v : v) }
 
 double emu_atomic_f64(int op, double *a, double v) { ATOMIC_RMW(double, op == EMU_AT_ADD ? old + v : v) }

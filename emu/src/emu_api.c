@@ -79,6 +79,39 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
     return cudaSuccess;
 }
 
+/* What an event or a stream waits for is done when its call returns. */
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    if (!event)
+        return cudaErrorInvalidResourceHandle;
+    return emu_sticky_error();
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    (void)stream;
+    return emu_sticky_error();
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    (void)stream;
+    (void)flags;
+    return event ? emu_sticky_error() : cudaErrorInvalidResourceHandle;
+}
+
+/* A host function in a stream runs when the work before it is done: now. */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data)
+{
+    (void)stream;
+    if (!fn)
+        return cudaErrorInvalidValue;
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    fn(user_data);
+    return cudaSuccess;
+}
+
 struct CUstream_st {
     int unused;
 };
@@ -119,7 +152,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
  * GPU (lab_sm_count()), and nothing it asks tells it that it runs on a CPU. The harness knows the
  * backend without asking the device (LAB_BACKEND). */
 #define EMU_DEVICE_NAME "NVIDIA H100 80GB HBM3"
-enum { SMS = 132, CC_MAJOR = 9, CC_MINOR = 0, MEM_KHZ = 2619000, BUS_BITS = 5120, SM_KHZ = 1980000,
+enum { SMS = 132, CC_MAJOR = EMU_DEVICE_CC / 10, CC_MINOR = EMU_DEVICE_CC % 10, MEM_KHZ = 2619000, BUS_BITS = 5120, SM_KHZ = 1980000,
        L2_BYTES = 50 << 20 };
 
 cudaError_t cudaGetDeviceCount(int *count)
@@ -169,6 +202,19 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->l2CacheSize = L2_BYTES;
     prop->maxThreadsPerMultiProcessor = 2048;
     prop->sharedMemPerMultiprocessor = 228 << 10;
+    prop->sharedMemPerBlockOptin = 227 << 10;
+    prop->regsPerMultiprocessor = 65536;
+    prop->maxBlocksPerMultiProcessor = 32;
+    prop->canMapHostMemory = 1;
+    prop->unifiedAddressing = 1;
+    prop->managedMemory = 1;
+    prop->concurrentManagedAccess = 1;
+    prop->cooperativeLaunch = 1;
+    prop->concurrentKernels = 1;
+    prop->asyncEngineCount = 3;
+    prop->ECCEnabled = 1;
+    prop->memPitch = 2147483647;
+    prop->textureAlignment = 512;
     return cudaSuccess;
 }
 
@@ -198,19 +244,22 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
     default: return cudaErrorInvalidValue;
     }
     return cudaSuccess;
 }
 
 /* ---- small host calls that nvcc's runtime has ---- */
-
-cudaError_t cudaHostAlloc(void **ptr, size_t bytes, unsigned int flags)
-{
-    if (flags & ~0x0fu)
-        return cudaErrorInvalidValue;
-    return cudaMallocHost(ptr, bytes);
-}
 
 /* Registered host ranges: page-locking means nothing here, but the calls' errors are CUDA's. */
 static struct host_range {
@@ -241,6 +290,16 @@ cudaError_t cudaHostRegister(void *ptr, size_t bytes, unsigned int flags)
     registered[registered_n].start = p;
     registered[registered_n++].bytes = bytes;
     return cudaSuccess;
+}
+
+/* p lies in a range cudaHostRegister registered (emu_hostmem.c: it cannot be mapped) */
+int emu_host_registered(const void *p);
+int emu_host_registered(const void *p)
+{
+    for (size_t i = 0; i < registered_n; i++)
+        if ((const char *)p >= registered[i].start && (const char *)p < registered[i].start + registered[i].bytes)
+            return 1;
+    return 0;
 }
 
 cudaError_t cudaHostUnregister(void *ptr)
@@ -283,6 +342,16 @@ cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 /* ---- occupancy: the limits of one SM of the emulated device ---- */
 
 #define MAX_BLOCKS_PER_SM 32
+
+int emu_blocks_per_sm(int block_size, size_t dynamic_shared);
+static int blocks_per_sm(const struct cudaDeviceProp *p, int block_size, size_t dynamic_shared);
+/* How many blocks of a size fit on one SM at once (a cooperative launch's limit, emu_coop.c). */
+int emu_blocks_per_sm(int block_size, size_t dynamic_shared)
+{
+    struct cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    return blocks_per_sm(&p, block_size, dynamic_shared);
+}
 
 static int blocks_per_sm(const struct cudaDeviceProp *p, int block_size, size_t dynamic_shared)
 {

@@ -5,7 +5,8 @@
  * parent's other blocks: on a GPU it may run at the same time as them. While it runs,
  * every word of global memory it touches is remembered here; the parent's later blocks
  * are then checked against that set: a store of either side to a word the other touched
- * (atomics against atomics excepted) is a race, whatever order the GPU picks. The set is
+ * (atomics against atomics excepted) is a race, whatever order the GPU picks; by bytes, so
+ * that accesses to different bytes of one word (a char or short each) do not meet. The set is
  * forgotten when the parent grid ends. */
 #include "emu_internal.h"
 
@@ -15,8 +16,20 @@
 typedef struct {
     uintptr_t word; /* address >> 2; 0: a free slot */
     uintptr_t site; /* the child's first access of the word */
-    unsigned char kinds; /* bit per K_LOAD, K_STORE, K_ATOMIC */
+    unsigned short bytes; /* per kind (K_LOAD, K_STORE, K_ATOMIC), 4 bits from 4 * kind: the bytes touched */
 } early_slot;
+
+/* The bytes of word w that [addr, addr + size) touches (bit i: byte i). */
+static unsigned int byte_mask(uintptr_t addr, unsigned int size, uintptr_t w)
+{
+    uintptr_t lo = w << 2, hi = lo + 4, end = addr + (size ? size : 1);
+    if (addr > lo)
+        lo = addr;
+    if (end < hi)
+        hi = end;
+    return ((1u << (hi - (w << 2))) - 1) & ~((1u << (lo - (w << 2))) - 1);
+}
+static inline unsigned int kind_bytes(const early_slot *s, int kind) { return s->bytes >> (4 * kind) & 15u; }
 
 static early_slot *slots;
 static size_t capacity, used;
@@ -66,9 +79,9 @@ void emu_early_note(uintptr_t addr, unsigned int size, int kind, uintptr_t site)
         early_slot *s = find(word, 1);
         if (!s)
             return;
-        if (!s->kinds)
+        if (!s->bytes)
             s->site = site;
-        s->kinds |= (unsigned char)(1u << kind);
+        s->bytes |= (unsigned short)(byte_mask(addr, size, word) << (4 * kind));
     }
 }
 
@@ -78,13 +91,13 @@ int emu_early_conflict(uintptr_t addr, unsigned int size, int kind, uintptr_t *c
         const early_slot *s = find(word, 0);
         if (!s)
             continue;
-        unsigned int child_writes = s->kinds & (1u << K_STORE | 1u << K_ATOMIC);
-        int conflict = kind == K_LOAD ? child_writes != 0
-                       : kind == K_ATOMIC ? (s->kinds & (1u << K_LOAD | 1u << K_STORE)) != 0
-                                          : s->kinds != 0;
+        unsigned int mask = byte_mask(addr, size, word), load = kind_bytes(s, K_LOAD) & mask,
+                     store = kind_bytes(s, K_STORE) & mask, atomic = kind_bytes(s, K_ATOMIC) & mask;
+        int conflict = kind == K_LOAD ? (store | atomic) != 0 : kind == K_ATOMIC ? (load | store) != 0
+                                                                                 : (load | store | atomic) != 0;
         if (conflict) {
             *child_site = s->site;
-            *child_kind = s->kinds & (1u << K_STORE) ? K_STORE : s->kinds & (1u << K_ATOMIC) ? K_ATOMIC : K_LOAD;
+            *child_kind = store ? K_STORE : atomic ? K_ATOMIC : K_LOAD;
             return 1;
         }
     }

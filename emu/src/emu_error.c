@@ -119,7 +119,7 @@ const char *cudaGetErrorName(cudaError_t error)
         N(cudaErrorInvalidResourceHandle) N(cudaErrorNotReady) N(cudaErrorIllegalAddress)
         N(cudaErrorLaunchOutOfResources) N(cudaErrorLaunchTimeout) N(cudaErrorAssert) N(cudaErrorMisalignedAddress)
         N(cudaErrorLaunchFailure) N(cudaErrorHostMemoryAlreadyRegistered) N(cudaErrorHostMemoryNotRegistered)
-        N(cudaErrorUnknown)
+        N(cudaErrorCooperativeLaunchTooLarge) N(cudaErrorNotSupported) N(cudaErrorUnknown)
 #undef N
     }
     return "cudaErrorUnknown";
@@ -153,6 +153,8 @@ const char *cudaGetErrorString(cudaError_t error)
     case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+    case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorUnknown: return "unknown error";
     }
     return "unknown error";

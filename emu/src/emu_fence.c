@@ -14,10 +14,11 @@
  * Per lane of the running block: its global writes so far and their count at its last
  * __threadfence() (emu_lane.gwrites, .fenced_at, in program order, emu_access.c); per block of the
  * grid: the atomics it made in all; per word: its last store (the writing thread, its write count
- * then, the site) and the grid's first load (the loading thread, its block's atomics then, the
- * site). A word's store is settled when its block ends (emu_fence_block_done): unfenced and
+ * then, the site, the bytes of the word it stored) and the grid's first load (the loading thread,
+ * its block's atomics then, the site, the bytes it loaded, with that block's later loads of the
+ * word): blocks that touch different bytes of one word (a char or short each) do not meet. A word's store is settled when its block ends (emu_fence_block_done): unfenced and
  * signalled when fenced_at < writes at the store < the writer's final writes. The words live in
- * flat shadow arrays (40 bytes per 4-byte word) beside the arena, mapped with each cudaMalloc
+ * flat shadow arrays (48 bytes per 4-byte word) beside the arena, mapped with each cudaMalloc
  * block, and beside the __device__ variables; records of other grids count as empty. */
 #define _GNU_SOURCE
 #include "emu_internal.h"
@@ -34,6 +35,8 @@ typedef struct {
     uint64_t loader;    /* its block << 10 | thread */
     uint32_t load_site; /* its code address, less emu_site_base */
     uint32_t load_atomics; /* the global atomics its block had made before it */
+    uint8_t store_mask;    /* the bytes of the word the writer's block stored (bit i: byte i) */
+    uint8_t load_mask;     /* the bytes the loader's block loaded */
 } word_state;
 
 #define SETTLED 0u             /* the store was the writer's last write */
@@ -153,10 +156,22 @@ static void fill_hit(emu_race_hit *over, int kind, uint64_t who, uint32_t site, 
     over->addr = word << 2;
 }
 
+/* The bytes of word w that the access [from, end) touches (bit i: byte i). */
+static unsigned int byte_mask(uintptr_t from, uintptr_t end, uintptr_t w)
+{
+    uintptr_t lo = w << 2, hi = lo + 4;
+    if (from > lo)
+        lo = from;
+    if (end < hi)
+        hi = end;
+    return ((1u << (hi - (w << 2))) - 1) & ~((1u << (lo - (w << 2))) - 1);
+}
+
 int emu_fence_access(emu_lane *l, emu_race_hit *over)
 {
     uintptr_t first = l->addr >> 2, last = (l->addr + l->size - 1) >> 2;
     uint64_t block = block_key();
+    uintptr_t end = l->addr + l->size;
     if (l->kind == K_ATOMIC) {
         block_atomics++;
         return 0;
@@ -167,19 +182,22 @@ int emu_fence_access(emu_lane *l, emu_race_hit *over)
             word_state *s = record_of(w);
             if (!s)
                 continue;
+            unsigned int mask = byte_mask(l->addr, end, w);
             /* ordered after the other block's access when that block signalled after it and this
              * one made an atomic before (it may have waited for the signal: a last block) */
-            if (!found && s->grid == grid_serial && s->writer >> 10 != block &&
+            if (!found && s->grid == grid_serial && s->writer >> 10 != block && (s->store_mask & mask) &&
                 !(s->writes == SIGNALLED && block_atomics > 0)) {
                 found = 1; /* a store over another block's store (a race if it changes the value) */
                 over->between_blocks = emu_race_block_loaded(w) ? BETWEEN_RMW : BETWEEN_STORES;
                 fill_hit(over, K_STORE, s->writer, s->site, w);
-            } else if (!found && s->load_grid == grid_serial && s->loader >> 10 != block &&
+            } else if (!found && s->load_grid == grid_serial && s->loader >> 10 != block && (s->load_mask & mask) &&
                        !(signalled_after_load(s) && block_atomics > 0)) {
                 found = 1; /* a store over a word another block loaded */
                 over->between_blocks = BETWEEN_LOAD_STORE;
                 fill_hit(over, K_LOAD, s->loader, s->load_site, w);
             }
+            /* (another block's store of other bytes is forgotten: a race with it may be missed) */
+            s->store_mask = s->grid == grid_serial && s->writer >> 10 == block ? s->store_mask | mask : mask;
             s->grid = grid_serial;
             s->writes = l->write_no;
             s->writer = block << 10 | l->lin;
@@ -198,14 +216,18 @@ int emu_fence_access(emu_lane *l, emu_race_hit *over)
         word_state *s = record_of(w);
         if (!s)
             continue;
+        unsigned int mask = byte_mask(l->addr, end, w);
         if (s->load_grid != grid_serial) { /* the grid's first load of the word */
             s->load_grid = grid_serial;
             s->loader = block << 10 | l->lin;
             s->load_site = (uint32_t)(l->site - emu_site_base);
             s->load_atomics = block_atomics;
+            s->load_mask = (uint8_t)mask;
+        } else if (s->loader >> 10 == block) {
+            s->load_mask |= (uint8_t)mask; /* the same block's other bytes */
         }
-        if (s->grid != grid_serial || s->writer >> 10 == block)
-            continue; /* not stored in this grid, or by this block */
+        if (s->grid != grid_serial || s->writer >> 10 == block || !(s->store_mask & mask))
+            continue; /* not stored in this grid, by this block, or these bytes */
         if (s->writes == UNFENCED)
             return emu_report_unfenced(l, w << 2, s->writer >> 10, (unsigned int)(s->writer & 1023),
                                        s->site + emu_site_base);

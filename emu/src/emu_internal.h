@@ -32,16 +32,36 @@ cudaError_t emu_device_last_error(int clear);
 /* The device arena: every cudaMalloc'd block lives in [emu_arena_lo, emu_arena_hi). */
 extern uintptr_t emu_arena_lo, emu_arena_hi;
 
+/* What a block of the arena is: device memory (cudaMalloc), managed memory (cudaMallocManaged) or
+ * pinned host memory (cudaHostAlloc, cudaMallocHost), which host code reads and writes too, or a
+ * block of the device heap (malloc or new in device code, emu_devmem.c). */
+enum { EMU_ALLOC_DEVICE = 0, EMU_ALLOC_MANAGED, EMU_ALLOC_HOST, EMU_ALLOC_HEAP };
 typedef struct {
     uintptr_t start;
     size_t bytes; /* as requested */
     size_t span;  /* reserved (rounded up) */
+    int kind;     /* EMU_ALLOC_* */
 } emu_alloc;
 
 /* Finds the live allocation holding [addr, addr+bytes); NULL if none. */
 const emu_alloc *emu_alloc_find(uintptr_t addr, size_t bytes);
 /* The live allocation nearest to addr (for messages); NULL if there is none. */
 const emu_alloc *emu_alloc_nearest(uintptr_t addr);
+/* A new block of the arena of a kind, and a block freed by the call of its kind (cudaFree frees
+ * device and managed memory, cudaFreeHost host memory, free in device code the heap's). */
+cudaError_t emu_mem_alloc(void **ptr, size_t bytes, int kind);
+cudaError_t emu_mem_free(void *ptr, int kind, const char *call);
+const char *emu_alloc_call(int kind); /* "cudaMalloc", "cudaMallocManaged", ... */
+/* emu_hostmem.c: the blocks host code writes to without a runtime call (managed and pinned host
+ * memory). What it wrote is written for the checks, by whole pages: before a grid runs or a copy,
+ * every page it made resident since (mincore) counts as written. */
+void emu_hostmem_added(uintptr_t start, size_t bytes);
+void emu_hostmem_removed(uintptr_t start);
+void emu_hostmem_sync(void);
+/* emu_devmem.c: the device heap's blocks go with cudaDeviceReset; those device code freed go back
+ * to the arena when no kernel runs (emu_hostmem_sync, before a launch or a copy) */
+void emu_devmem_reset(void);
+void emu_devmem_collect(void);
 void emu_mem_init(void);
 /* A shadow of per_word bytes for each 4-byte word of global memory (the fence check's words, the
  * race check's cells), zero bytes while a word has none: for the arena, address space reserved
@@ -371,6 +391,8 @@ _Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, ui
 #define EMU_TAG_TRAP "[trap]"
 #define EMU_TAG_STACK "[stack-overflow]"
 #define EMU_TAG_CRASH "[crash]"
+/* a CUDA feature the emulator cannot run faithfully (a grid.sync() across blocks): no user error */
+#define EMU_TAG_UNSUPPORTED "[unsupported]"
 /* Not a diagnosis: a run on two cores (emu_parallel.c) met what only the serial run may decide
  * or say; the grid runs again on one core, which reports whatever there is. Never printed. */
 #define EMU_TAG_PARALLEL "[parallel]"

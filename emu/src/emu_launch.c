@@ -194,6 +194,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
 
     if (emu_sticky_error())
         return emu_sticky_error();
+    emu_hostmem_sync(); /* what host code wrote to managed or pinned memory is written */
     emu_host_launches++;
     emu_signals_install();
     emu_fiber_init();

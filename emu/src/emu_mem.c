@@ -147,10 +147,14 @@ static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 static int guarding;    /* emu_harness_init() was called: host code may not touch device memory */
 static int open_depth;  /* > 0 while a grid runs or a runtime call copies: device memory is open */
 
+/* Managed and pinned host memory stay open: host code may touch them. */
+static int host_accessible(const emu_alloc *a) { return a->kind == EMU_ALLOC_MANAGED || a->kind == EMU_ALLOC_HOST; }
+
 static void protect_all(int prot)
 {
     for (size_t i = 0; i < alloc_count; i++)
-        mprotect((void *)allocs[i].start, allocs[i].span - GAP, prot);
+        if (!host_accessible(&allocs[i]))
+            mprotect((void *)allocs[i].start, allocs[i].span - GAP, prot);
     mprotect(__start_emu_device, (size_t)(__stop_emu_device - __start_emu_device), prot);
 }
 
@@ -197,8 +201,8 @@ int emu_harness_device_address(uintptr_t a, char *what, size_t size)
         return 0;
     for (size_t i = 0; i < alloc_count; i++)
         if (a >= allocs[i].start && a < allocs[i].start + allocs[i].span - GAP) {
-            snprintf(what, size, "byte %zu of a %zu-byte cudaMalloc block", (size_t)(a - allocs[i].start),
-                     allocs[i].bytes);
+            snprintf(what, size, "byte %zu of a %zu-byte %s block", (size_t)(a - allocs[i].start),
+                     allocs[i].bytes, emu_alloc_call(allocs[i].kind));
             return 1;
         }
     snprintf(what, size, "device memory outside any live cudaMalloc block");
@@ -243,6 +247,17 @@ const emu_alloc *emu_alloc_nearest(uintptr_t addr)
     return best;
 }
 
+/* The call that makes a block of a kind, for messages. */
+const char *emu_alloc_call(int kind)
+{
+    switch (kind) {
+    case EMU_ALLOC_MANAGED: return "cudaMallocManaged";
+    case EMU_ALLOC_HOST: return "cudaHostAlloc";
+    case EMU_ALLOC_HEAP: return "device malloc";
+    default: return "cudaMalloc";
+    }
+}
+
 cudaError_t cudaMalloc(void **ptr, size_t bytes)
 {
     from_kernel();
@@ -250,6 +265,11 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
         return cudaErrorInvalidValue;
     if (emu_sticky_error())
         return emu_sticky_error();
+    return emu_mem_alloc(ptr, bytes, EMU_ALLOC_DEVICE);
+}
+
+cudaError_t emu_mem_alloc(void **ptr, size_t bytes, int kind)
+{
     emu_mem_init();
     size_t span = round_up(bytes ? bytes : 1, ALIGN) + GAP;
     /* first fit in the gaps of the sorted table */
@@ -285,13 +305,20 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     allocs[i].start = at;
     allocs[i].bytes = bytes;
     allocs[i].span = span;
+    allocs[i].kind = kind;
     alloc_count++;
     last_hit = NULL;
     bytes_in_use += span;
-    /* Fresh device memory is not zero on a GPU: make reading it before writing it visible. */
-    memset((void *)at, 0xCD, bytes);
-    if (guarding && open_depth == 0)
-        mprotect((void *)at, span - GAP, PROT_NONE);
+    if (host_accessible(&allocs[i])) {
+        /* Host code writes it without a call: the pages it makes resident count as written
+         * (emu_hostmem.c), so fresh pages stay untouched (they read 0). */
+        emu_hostmem_added(at, span - GAP);
+    } else {
+        /* Fresh device memory is not zero on a GPU: make reading it before writing it visible. */
+        memset((void *)at, 0xCD, bytes);
+        if (guarding && open_depth == 0)
+            mprotect((void *)at, span - GAP, PROT_NONE);
+    }
     *ptr = (void *)at;
     return cudaSuccess;
 }
@@ -345,13 +372,18 @@ void emu_word_shadow_clear(emu_word_shadow *s)
 void emu_mem_reset(void)
 {
     while (alloc_count)
-        cudaFree((void *)allocs[alloc_count - 1].start);
+        emu_mem_free((void *)allocs[alloc_count - 1].start, allocs[alloc_count - 1].kind, "cudaDeviceReset");
+    emu_devmem_reset();
 }
 
 cudaError_t cudaMallocManaged(void **ptr, size_t bytes, unsigned int flags)
 {
-    (void)flags;
-    return cudaMalloc(ptr, bytes);
+    from_kernel();
+    if (!ptr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+        return cudaErrorInvalidValue;
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    return emu_mem_alloc(ptr, bytes, EMU_ALLOC_MANAGED);
 }
 
 cudaError_t cudaFree(void *ptr)
@@ -361,8 +393,24 @@ cudaError_t cudaFree(void *ptr)
         return cudaSuccess;
     if (emu_in_kernel())
         return cudaErrorInvalidValue;
+    return emu_mem_free(ptr, EMU_ALLOC_DEVICE, "cudaFree");
+}
+
+cudaError_t emu_mem_free(void *ptr, int kind, const char *call)
+{
     for (size_t i = 0; i < alloc_count; i++) {
         if (allocs[i].start == (uintptr_t)ptr) {
+            int fits = allocs[i].kind == kind || (kind == EMU_ALLOC_DEVICE && allocs[i].kind == EMU_ALLOC_MANAGED);
+            if (!fits) {
+                emu_host_error(cudaErrorInvalidValue, "%s(%p): a block of %s, which %s frees", call, ptr,
+                               emu_alloc_call(allocs[i].kind),
+                               allocs[i].kind == EMU_ALLOC_HOST   ? "cudaFreeHost"
+                               : allocs[i].kind == EMU_ALLOC_HEAP ? "free in device code"
+                                                                  : "cudaFree");
+                return cudaErrorInvalidValue;
+            }
+            if (host_accessible(&allocs[i]))
+                emu_hostmem_removed(allocs[i].start);
             unsigned char *shadow = emu_global_shadow + (allocs[i].start - emu_arena_lo);
             size_t len = allocs[i].span - GAP;
             /* A later block here starts unwritten. A small block's pages stay, for the next
@@ -386,24 +434,31 @@ cudaError_t cudaFree(void *ptr)
             return cudaSuccess;
         }
     }
-    emu_host_error(cudaErrorInvalidDevicePointer, "cudaFree(%p): not a pointer that cudaMalloc returned (or freed twice)",
-                   ptr);
+    if (kind == EMU_ALLOC_HEAP)
+        return cudaErrorInvalidDevicePointer; /* (said by the device heap) */
+    emu_host_error(cudaErrorInvalidDevicePointer, "%s(%p): not a pointer that %s returned (or freed twice)", call,
+                   ptr, emu_alloc_call(kind));
     return cudaErrorInvalidDevicePointer;
 }
 
+/* Pinned host memory is a block of the arena that host code reads and writes as its own, and
+ * device code through the same pointer (unified addressing): mapped, whatever the flags. */
 cudaError_t cudaMallocHost(void **ptr, size_t bytes)
 {
     from_kernel();
     if (!ptr)
         return cudaErrorInvalidValue;
-    *ptr = malloc(bytes ? bytes : 1);
-    return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+    if (emu_sticky_error())
+        return emu_sticky_error();
+    return emu_mem_alloc(ptr, bytes, EMU_ALLOC_HOST);
 }
 
 cudaError_t cudaFreeHost(void *ptr)
 {
-    free(ptr);
-    return cudaSuccess;
+    from_kernel();
+    if (!ptr)
+        return cudaSuccess;
+    return emu_mem_free(ptr, EMU_ALLOC_HOST, "cudaFreeHost");
 }
 
 static int is_device(const void *p)
@@ -411,12 +466,24 @@ static int is_device(const void *p)
     return ((uintptr_t)p >= emu_arena_lo && (uintptr_t)p < emu_arena_hi) || emu_is_device_variable((uintptr_t)p);
 }
 
+/* A block host code may touch (managed, pinned): on either side of a copy. */
+static const emu_alloc *host_block(const void *p)
+{
+    const emu_alloc *a = emu_alloc_find((uintptr_t)p, 1);
+    return a && host_accessible(a) ? a : NULL;
+}
+
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *p)
 {
     if (!attributes)
         return cudaErrorInvalidValue;
     memset(attributes, 0, sizeof *attributes);
-    if (is_device(p)) {
+    const emu_alloc *h = host_block(p);
+    if (h) {
+        attributes->type = h->kind == EMU_ALLOC_MANAGED ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
+        attributes->devicePointer = (void *)p;
+        attributes->hostPointer = (void *)p;
+    } else if (is_device(p)) {
         attributes->type = cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)p;
     } else {
@@ -449,7 +516,7 @@ static cudaError_t check_device_range(const char *call, const char *which, const
  * device memory, or a device pointer as host memory, faults or fails too. */
 static cudaError_t check_host_range(const char *call, const char *which, const void *p, size_t bytes)
 {
-    if (bytes == 0 || !is_device(p))
+    if (bytes == 0 || !is_device(p) || host_block(p))
         return cudaSuccess;
     emu_host_error(cudaErrorInvalidValue, "%s: the %s pointer %p is device memory, but the copy's direction says host "
                    "memory", call, which, p);
@@ -467,6 +534,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     cudaError_t e;
     if (emu_sticky_error())
         return emu_sticky_error();
+    emu_hostmem_sync(); /* what host code wrote to managed or pinned memory is written */
     if (kind == cudaMemcpyDefault)
         kind = (cudaMemcpyKind)((is_device(src) ? 2 : 0) + (is_device(dst) ? 1 : 0));
     switch (kind) {
@@ -503,7 +571,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     emu_device_close();
     /* what the copy wrote is initialized and not yet loaded; a device-to-device copy passes on
      * what its source had and reads the source (the data stays on the device) */
-    if (bytes && kind == cudaMemcpyHostToDevice && emu_alloc_find((uintptr_t)dst, bytes)) {
+    if (bytes && kind != cudaMemcpyDeviceToDevice && emu_alloc_find((uintptr_t)dst, bytes)) {
         memset(shadow_at(dst), 1, bytes);
     } else if (bytes && kind == cudaMemcpyDeviceToDevice && emu_alloc_find((uintptr_t)dst, bytes) &&
                emu_alloc_find((uintptr_t)src, bytes)) {
@@ -571,6 +639,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
         return emu_sticky_error();
     if ((e = check_device_range("cudaMemset", "destination", ptr, bytes)) != cudaSuccess)
         return e;
+    emu_hostmem_sync();
     emu_device_open();
     memset(ptr, value, bytes);
     emu_device_close();

@@ -48,6 +48,8 @@ typedef struct {
 static inline unsigned int rec_thread(const record *r) { return r->meta & 1023u; }
 static inline unsigned int rec_mask(const record *r) { return r->meta >> 10 & 15u; }
 static inline unsigned int rec_atomic(const record *r) { return r->meta >> 14; }
+/* (a reader's record, which is never atomic: lanes of one warp read different bytes of the word) */
+#define READERS_MIXED 3u
 
 /* per thread of the block: its next atomic is an atomicCAS (set by emu_atomic_cas_next, emu_warp.c) */
 unsigned char emu_atomic_is_cas[MAX_THREADS];
@@ -262,7 +264,7 @@ static inline __attribute__((always_inline)) int check(const cell *c, int kind, 
     for (int i = 0; i < 2 && !cas; i++) {
         const record *r = rs[i];
         if (current(r) && (rec_mask(r) & mask) && warp_of(rec_thread(r)) == warp && rec_thread(r) != thread &&
-            r->stamp >= warp_synced[warp]) {
+            r->stamp >= warp_synced[warp] && rec_atomic(r) != READERS_MIXED) {
             hit_from(hit, r, K_LOAD, 1, word);
             return 1;
         }
@@ -280,13 +282,19 @@ static inline __attribute__((always_inline)) int check(const cell *c, int kind, 
 }
 
 /* Another read by the warp of r: r keeps the first reader since the warp's last warp
- * operation, so a store by another lane of the warp is seen as write-after-read. */
+ * operation, so a store by another lane of the warp is seen as write-after-read. Lanes that read
+ * different bytes of the word (a char or short each) make the record's bytes no longer one lane's:
+ * it is marked mixed, and a store of one of those lanes to its own byte is no write-after-read
+ * (a store to another lane's byte is then missed, never invented). */
 static void merge_reader(record *r, uint16_t site, unsigned int thread, unsigned int mask, unsigned int warp)
 {
-    if (r->stamp < warp_synced[warp])
+    if (r->stamp < warp_synced[warp]) {
         note(r, site, thread, rec_mask(r) | mask, 0);
-    else
+    } else {
+        if (thread != rec_thread(r) && !(rec_mask(r) & mask))
+            r->meta |= (uint16_t)(READERS_MIXED << 14);
         r->meta |= (uint16_t)(mask << 10);
+    }
 }
 
 static inline __attribute__((always_inline)) void remember(cell *c, int kind, int cas, uint16_t site, unsigned int thread, unsigned int mask)

@@ -12,10 +12,13 @@
 // @reject-build WIDE_VECTOR a 32-byte memory access
 // @reject-build LONG_DOUBLE memory access (x86_fp80)
 // @reject-build BIT_FIELD a 3-byte memory access
-// @reject-build FUNCTION_POINTER a call through a pointer
-// @reject-build OWN_LAUNCH poisoned
 // @reject-build DEVICE_COPY device-side memory management (cudaMemcpyAsync)
-// @reject-build DEVICE_MALLOC device-side memory management (malloc)
+// @reject-build INLINE_ASM inline assembly
+// A lab build (emucc --lab) has the lab's rules too: no inline assembly or launch of its own
+// making (poisoned words), no device heap (malloc and new work in other programs: device_heap.cu).
+// @reject-lab-build INLINE_ASM poisoned
+// @reject-lab-build OWN_LAUNCH poisoned
+// @reject-lab-build DEVICE_MALLOC device-side memory management (malloc)
 #include "compat_check.h"
 
 #include <assert.h>
@@ -81,8 +84,12 @@ struct packed_count {
 };
 __global__ void count_in(packed_count *c) { c[threadIdx.x].count = threadIdx.x; }
 #endif
-#ifdef FUNCTION_POINTER
-__global__ void call_through(int (*f)(int), int *out) { out[0] = f(out[0]); }
+#ifdef INLINE_ASM
+__global__ void fenced(int *out)
+{
+    out[0] = 1;
+    asm volatile("membar.gl;" ::: "memory");
+}
 #endif
 #ifdef DEVICE_COPY
 __global__ void copy_on_device(int *to, const int *from, int n)

@@ -2,7 +2,8 @@
 # Runs the compatibility programs built by `make -C emu test` (emu/Makefile) from BUILD/compat:
 # each must print "ok NAME"; each "@wrong VARIANT TAG" line of its source names a wrong variant
 # that, run as `PROGRAM VARIANT`, must fail with the diagnosis TAG on stderr; each
-# "@reject-build MACRO TEXT" line, a build with -DMACRO that emucc must refuse, saying TEXT.
+# "@reject-build MACRO TEXT" line, a build with -DMACRO that emucc must refuse, saying TEXT; each
+# "@reject-lab-build MACRO TEXT" line, the same for a lab build (emucc --lab, the lab's rules).
 #   emu/tests/compat/run.sh BUILD
 set -uo pipefail
 BUILD=${1:?usage: run.sh BUILD}
@@ -28,15 +29,17 @@ for src in "$DIR"/*.cu; do
             fail "$name $variant: exit $status, no 'emu: error: $tag' on stderr: $(printf '%s' "$err" | head -2)"
         fi
     done < <(grep -o '@wrong .*' "$src")
-    while read -r _ macro text; do
+    while read -r kind macro text; do
         checks=$((checks + 1))
-        err=$("$EMU/emucc" -arch=sm_90 -rdc=true "-D$macro" -c "$src" -o "$BUILD/compat/$name.reject.o" 2>&1)
+        lab=()
+        [[ $kind == @reject-lab-build ]] && lab=(--lab)
+        err=$("$EMU/emucc" "${lab[@]}" -arch=sm_90 -rdc=true "-D$macro" -c "$src" -o "$BUILD/compat/$name.reject.o" 2>&1)
         status=$?
         rm -f "$BUILD/compat/$name.reject.o"
         if ((status == 0)) || [[ $err != *"$text"* ]]; then
-            fail "$name -D$macro: emucc exit $status, no '$text': $(printf '%s' "$err" | head -2)"
+            fail "$name ${lab[*]} -D$macro: emucc exit $status, no '$text': $(printf '%s' "$err" | head -2)"
         fi
-    done < <(grep -o '@reject-build .*' "$src")
+    done < <(grep -o '@reject-\(lab-\)\?build .*' "$src")
 done
 echo "compat: $checks checks of $(ls "$DIR"/*.cu | wc -l) programs, $failed failed"
 ((failed == 0))
