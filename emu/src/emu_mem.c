@@ -144,18 +144,24 @@ static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 /* ---- device memory closed to host code ---- */
 
-static int guarding;    /* emu_harness_init() was called: host code may not touch device memory */
-static int open_depth;  /* > 0 while a grid runs or a runtime call copies: device memory is open */
+/* On the guarded page (emu_internal.h): a lab file that could zero them would open device memory
+ * to its host code. */
+#define guarding (emu_guarded_page.s.device_guarding)
+#define open_depth (emu_guarded_page.s.device_open_depth)
 
+/* The blocks and their shadows (which input bytes a kernel loaded: a verdict rests on them). */
 static void protect_all(int prot)
 {
-    for (size_t i = 0; i < alloc_count; i++)
+    for (size_t i = 0; i < alloc_count; i++) {
         mprotect((void *)allocs[i].start, allocs[i].span - GAP, prot);
+        mprotect(emu_global_shadow + (allocs[i].start - emu_arena_lo), allocs[i].span - GAP, prot);
+    }
     mprotect(__start_emu_device, (size_t)(__stop_emu_device - __start_emu_device), prot);
 }
 
 void emu_device_open(void)
 {
+    emu_guard_open();
     if (guarding && open_depth++ == 0)
         protect_all(PROT_READ | PROT_WRITE);
 }
@@ -164,6 +170,7 @@ void emu_device_close(void)
 {
     if (guarding && --open_depth == 0)
         protect_all(PROT_NONE);
+    emu_guard_close();
 }
 
 void emu_mem_guard(void)
@@ -290,8 +297,10 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     bytes_in_use += span;
     /* Fresh device memory is not zero on a GPU: make reading it before writing it visible. */
     memset((void *)at, 0xCD, bytes);
-    if (guarding && open_depth == 0)
+    if (guarding && open_depth == 0) {
         mprotect((void *)at, span - GAP, PROT_NONE);
+        mprotect(emu_global_shadow + (at - emu_arena_lo), span - GAP, PROT_NONE);
+    }
     *ptr = (void *)at;
     return cudaSuccess;
 }
@@ -361,6 +370,7 @@ cudaError_t cudaFree(void *ptr)
         return cudaSuccess;
     if (emu_in_kernel())
         return cudaErrorInvalidValue;
+    emu_device_open(); /* the shadow is cleared for the next block here */
     for (size_t i = 0; i < alloc_count; i++) {
         if (allocs[i].start == (uintptr_t)ptr) {
             unsigned char *shadow = emu_global_shadow + (allocs[i].start - emu_arena_lo);
@@ -383,9 +393,11 @@ cudaError_t cudaFree(void *ptr)
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;
             last_hit = NULL;
+            emu_device_close();
             return cudaSuccess;
         }
     }
+    emu_device_close();
     emu_host_error(cudaErrorInvalidDevicePointer, "cudaFree(%p): not a pointer that cudaMalloc returned (or freed twice)",
                    ptr);
     return cudaErrorInvalidDevicePointer;
@@ -500,7 +512,6 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     }
     emu_device_open();
     memmove(dst, src, bytes);
-    emu_device_close();
     /* what the copy wrote is initialized and not yet loaded; a device-to-device copy passes on
      * what its source had and reads the source (the data stays on the device) */
     if (bytes && kind == cudaMemcpyHostToDevice && emu_alloc_find((uintptr_t)dst, bytes)) {
@@ -514,6 +525,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
             s[i] |= 2;
         }
     }
+    emu_device_close();
     return cudaSuccess;
 }
 
@@ -524,6 +536,7 @@ long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *f
         *first = -1;
     if (!emu_alloc_find((uintptr_t)p, bytes))
         return 0;
+    emu_device_open();
     const unsigned char *sh = shadow_at(p);
     for (size_t i = 0; i < bytes; i++)
         if (!(sh[i] & 2)) {
@@ -531,6 +544,7 @@ long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *f
                 *first = (long long)i;
             missing++;
         }
+    emu_device_close();
     return missing;
 }
 
@@ -573,9 +587,9 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
         return e;
     emu_device_open();
     memset(ptr, value, bytes);
-    emu_device_close();
     if (bytes)
         memset(shadow_at(ptr), 1, bytes);
+    emu_device_close();
     return cudaSuccess;
 }
 
