@@ -107,7 +107,8 @@ const char *results_not_the_harness(const labio_file *out, char *why, size_t siz
 /* The emulator's modes must be those this run set (a lab file cannot set its own). NULL when
  * they are, else what differed. */
 static const char *emulator_modes_differ(const labio_file *out, const check_variant *v, const char *time_limit,
-                                         const char *step_limit, const char *cores, char *why, size_t size)
+                                         const char *step_limit, const char *cores, const char *checks, char *why,
+                                         size_t size)
 {
     const char *expected[][2] = {{"races", "error"},
                                  {"warp_sync", v->legacy_warp_sync ? "warn" : "error"},
@@ -115,7 +116,8 @@ static const char *emulator_modes_differ(const labio_file *out, const check_vari
                                  {"trace", getenv("EMU_TRACE") && *getenv("EMU_TRACE") ? "on" : "off"},
                                  {"time_limit_s", time_limit},
                                  {"syscalls", "filtered"},
-                                 {"cores", cores}};
+                                 {"cores", cores},
+                                 {"checks", checks}};
     char key[LABIO_NAME_MAX];
     if (!labio_find(out, LABIO_BACKEND, LABIO_TEXT) ||
         strcmp((const char *)labio_find(out, LABIO_BACKEND, LABIO_TEXT)->data, "emu") != 0)
@@ -213,9 +215,13 @@ int stage_run(const check_options *opt, const char *program, const check_variant
     setenv("EMU_RACES", "error", 1);
     setenv("EMU_STEP_LIMIT", steps, 1);
     setenv("EMU_TIME_LIMIT_S", limit, 1);
-    /* a build without the hooks could not see blocks that conflict: one core */
-    const char *cores = opt->cores >= 2 && strcmp(tag, "fast") != 0 ? "2" : "1";
+    /* The large cases (tag "fast") are counted and their every address checked, without the
+     * other diagnostics (EMU_CHECKS=count), on one core: the helper's conflict check needs them. */
+    int counted_only = strcmp(tag, "fast") == 0;
+    const char *cores = opt->cores >= 2 && !counted_only ? "2" : "1";
+    const char *checks = counted_only ? "count" : "all";
     setenv("EMU_CORES", cores, 1);
+    setenv("EMU_CHECKS", checks, 1);
 
     char *argv[] = {(char *)program, "--input", input, "--variant", (char *)v->name, NULL};
     run_channels channels = {output, token, results_bound(v, set)};
@@ -246,7 +252,7 @@ int stage_run(const check_options *opt, const char *program, const check_variant
     /* What the channel carried must be the harness's alone, from a run in the modes set here. */
     const char *forged = o->forged[0] ? o->forged : results_not_the_harness(&o->out, why, sizeof why);
     if (!forged)
-        forged = emulator_modes_differ(&o->out, v, limit, steps, cores, why, sizeof why);
+        forged = emulator_modes_differ(&o->out, v, limit, steps, cores, checks, why, sizeof why);
     if (forged) {
         o->finished = 0;
         if (forged != o->forged)
