@@ -228,9 +228,10 @@ $(3)/$(2)/lab: $(call lab_source,$(1),$(2)) common/lab.h $(GEN)/lab_generated.h 
 	$(Q)$(LAB_NVCC) $(call lab_nvccflags,$(2)) $(if $(filter $(2),$(RDC_LABS)),-rdc=true) $$(@D)/lab_kernels.o $(HARNESS_OBJS) $(LAB_LDFLAGS) -o $$@ $(if $(filter $(2),$(RDC_LABS)),-lcudadevrt)
 endef
 # On the emulator, beside it: lab-fast, the same file built without the access hooks (emucc
-# --fast) and judged by the same policy, which runs the large cases (checker/cases.c). It is
-# built after lab, without warnings: a compiler's words on the file come once, from lab's build.
-# EMU_FAST=0 leaves it out (the large cases then fail as not built: for timing the build alone).
+# --fast) and judged by the same policy, built after lab and without warnings (a compiler's
+# words on the file come once, from lab's build). The checker no longer runs it (the large cases
+# run in lab with EMU_CHECKS=count: counted, and no kernel reaches host memory); EMU_FAST=0
+# leaves it out.
 EMU_FAST ?= 1
 ifeq ($(BACKEND)$(EMU_FAST),emu1)
 LAB_FAST := lab-fast

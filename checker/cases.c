@@ -195,7 +195,7 @@ int cases_part(const check_case_set *set, int fast, check_case_set *part)
     return part->count;
 }
 
-void cases_marks(const check_variant *v, const check_case_set *set, int fast_built, char *out, size_t size)
+void cases_marks(const check_variant *v, const check_case_set *set, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
@@ -212,7 +212,7 @@ void cases_marks(const check_variant *v, const check_case_set *set, int fast_bui
                 v->task->short_size(z, one, sizeof one);
             else
                 snprintf(one, sizeof one, "%lld", z->n);
-            const char *head = !first ? " " : !fast ? "diagnosed " : fast_built ? "; fast " : "; not run (no fast build) ";
+            const char *head = !first ? " " : !fast ? "diagnosed " : "; counted only ";
             used += (size_t)snprintf(out + used, size > used ? size - used : 0, "%s%s%s", head, one,
                                      i == set->counted && set->counted != set->timed ? " (counted)" : "");
             first = 0;

@@ -51,8 +51,9 @@ void cases_keep_timed(check_case_set *set);
  * inputs of set (part is not freed). The diagnosed part's timed case is the counted one. Returns
  * part->count. */
 int cases_part(const check_case_set *set, int fast, check_case_set *part);
-/* Which program runs which case, one line: "diagnosed 1 1000 16384 (counted); fast 1048576". */
-void cases_marks(const check_variant *v, const check_case_set *set, int fast_built, char *out, size_t size);
+/* How each case is run, one line: "diagnosed 1 1000 16384 (counted); counted only 1048576" (the
+ * large cases: counts and addresses, no race or order diagnostics). */
+void cases_marks(const check_variant *v, const check_case_set *set, char *out, size_t size);
 /* The sweep of a 1-D task: n from 2^16 to 2^28 in steps of 2x, the rest of the timed case's
  * sizes kept (its block). How many, at most max. */
 int cases_sweep_n(const lab_sizes *timed, lab_sizes *out, int max);

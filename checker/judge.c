@@ -133,7 +133,7 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
             set_failure(k, why, "%s: %s", size, message);
             return;
         }
-        if (!emulated_kernels_read_inputs(v, &o->out, c, cs->fast, message, sizeof message)) {
+        if (!emulated_kernels_read_inputs(v, &o->out, c, 0, message, sizeof message)) {
             set_failure(k, VERDICT_HOST_COMPUTE, "%s: %s", size, message);
             return;
         }
@@ -154,9 +154,9 @@ void stage_judge(const check_options *opt, const check_variant *v, const check_c
             set_failure(k, VERDICT_INPUTS_MODIFIED, "%s: %s", size, message);
             return;
         }
-        /* Right on this case; by the lab's pattern (counted: not in the fast program)? Decided
-         * once every case is known right. */
-        if (!off_pattern[0] && !cs->fast && pattern_off(check_lab_of(v), v, cs, &o->out, c, message, sizeof message))
+        /* Right on this case; by the lab's pattern (every case is counted)? Decided once every
+         * case is known right. */
+        if (!off_pattern[0] && pattern_off(check_lab_of(v), v, cs, &o->out, c, message, sizeof message))
             snprintf(off_pattern, sizeof off_pattern, "%s: %s", size, message);
     }
     if (o->ended[0]) { /* every case passed, but the program did not end cleanly */

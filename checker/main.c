@@ -62,19 +62,20 @@ static void usage(void)
     fprintf(stderr, "\n");
 }
 
-/* On the emulator, the large cases (cases.c: FAST) in the lab's hook-free program, once the
- * diagnosed program passed the others: every trust check of a run (the sealed run and its modes,
- * the results channel and its token, copies to the host, inputs unchanged, the timed runs on new
- * inputs) and the results against the reference; no counts, hence no pattern or input-coverage
- * check (those hold on the diagnosed cases). Their times go beside the counted case's. */
-static void check_fast_cases(const check_options *opt, run_report *run, const char *fast_program,
+/* On the emulator, the large cases (cases.c: FAST), once the diagnosed program passed the others:
+ * the same program with EMU_CHECKS=count (every access counted and its address checked, no race
+ * or order diagnostics), so every trust check of a run (the sealed run and its modes, the results
+ * channel and its token, copies to the host, inputs unchanged, the timed runs on new inputs), the
+ * results against the reference, the inputs every kernel loaded and the lab's pattern hold at
+ * every size. Their times go beside the counted case's. */
+static void check_fast_cases(const check_options *opt, run_report *run, const char *program,
                              const check_variant *v, const check_case_set *fast, const char *workdir,
                              kernel_report *k)
 {
     run_outcome outcome;
     char warnings[sizeof k->warnings];
     int known_hazard = k->known_hazard;
-    if (stage_run(opt, fast_program, v, fast, workdir, "fast", &outcome) != 0) {
+    if (stage_run(opt, program, v, fast, workdir, "fast", &outcome) != 0) {
         k->correct = 0;
         k->verdict = VERDICT_NO_OUTPUT;
         snprintf(k->message, sizeof k->message, "%s", outcome.error);
@@ -103,7 +104,7 @@ static void kernel_init(kernel_report *k, const check_variant *v)
 
 /* One kernel variant through every stage. */
 static void check_variant_stages(const check_options *opt, run_report *run, const char *program,
-                                 const char *fast_program, const char *emu_program, const check_variant *v,
+                                 const char *emu_program, const check_variant *v,
                                  const char *workdir, kernel_report *k)
 {
     check_case_set set, diagnosed, fast;
@@ -119,7 +120,7 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     cases_part(&set, 0, &diagnosed);
     cases_part(&set, 1, &fast);
     if (strcmp(opt->backend, "emu") == 0)
-        cases_marks(v, &set, fast_program != NULL, k->checks, sizeof k->checks);
+        cases_marks(v, &set, k->checks, sizeof k->checks);
     else if (opt->fast)
         snprintf(k->checks, sizeof k->checks, "FAST=1: no sanitizer checks (timing only, never for grading)");
     if (stage_run(opt, program, v, &diagnosed, workdir, "check", &outcome) != 0) {
@@ -134,14 +135,8 @@ static void check_variant_stages(const check_options *opt, run_report *run, cons
     stage_diagnose(opt, program, emu_program, v, &diagnosed, workdir, k);
     stage_measure(opt, run, program, v, &diagnosed, &outcome, workdir, k);
     run_outcome_free(&outcome);
-    if (k->correct && fast.count > 0 && fast_program) {
-        check_fast_cases(opt, run, fast_program, v, &fast, workdir, k);
-    } else if (k->correct && fast.count > 0 && !opt->launcher) { /* a launcher may have none yet */
-        k->correct = 0;
-        k->verdict = VERDICT_NOT_BUILT;
-        snprintf(k->message, sizeof k->message, "%s-fast, the lab file built without the emulator's access hooks, "
-                 "is missing: the large cases cannot run (make builds it beside %s)", program, program);
-    }
+    if (k->correct && fast.count > 0)
+        check_fast_cases(opt, run, program, v, &fast, workdir, k);
     cases_free(&set);
 }
 
@@ -212,9 +207,8 @@ static void prepare_judging(const check_options *opt, const check_lab *lab)
 
 /* Starts variant v's stages in a child; its report goes to k when collected. -1: no child
  * (the caller checks it here instead). */
-static int variant_start(const check_options *opt, run_report *run, const char *program, const char *fast_program,
-                         const char *emu_program, const check_variant *v, const char *workdir, kernel_report *k,
-                         variant_worker *w)
+static int variant_start(const check_options *opt, run_report *run, const char *program, const char *emu_program,
+                         const check_variant *v, const char *workdir, kernel_report *k, variant_worker *w)
 {
     variant_result *r = mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (r == MAP_FAILED)
@@ -232,7 +226,7 @@ static int variant_start(const check_options *opt, run_report *run, const char *
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         uint64_t lanes = run->emu_lane_accesses;
         double ms = run->emu_kernel_ms;
-        check_variant_stages(opt, run, program, fast_program, emu_program, v, workdir, &r->kernel);
+        check_variant_stages(opt, run, program, emu_program, v, workdir, &r->kernel);
         memcpy(r->device, run->device, sizeof r->device);
         r->device_cc = run->device_cc;
         r->device_sms = run->device_sms;
@@ -268,7 +262,7 @@ static void check_library(const check_options *opt, run_report *run, lab_report 
         return;
     }
     report->library_variant = check_library_variant(report->lab);
-    check_variant_stages(&library_opt, run, program, NULL, NULL, &report->library_variant, workdir,
+    check_variant_stages(&library_opt, run, program, NULL, &report->library_variant, workdir,
                          &report->library);
     report->library.checks[0] = '\0';
     report->has_library = 1;
@@ -441,7 +435,7 @@ int main(int argc, char **argv)
     for (int l = 0; l < lab_count; l++) {
         const check_lab *lab = check_find_lab(labs[l]);
         lab_report *report = &run.labs[run.count];
-        char program[512], fast_program[520], source[512], emu_program[512] = "";
+        char program[512], source[512], emu_program[512] = "";
         if (opt.emu_build) {
             snprintf(emu_program, sizeof emu_program, "%s/%s/lab", opt.emu_build, lab->dir);
             if (access(emu_program, X_OK) != 0)
@@ -454,9 +448,6 @@ int main(int argc, char **argv)
         }
         run.count++;
         snprintf(program, sizeof program, "%s/%s/lab", opt.build, lab->dir);
-        /* On the emulator, the same lab file built without the access hooks, for the large cases. */
-        snprintf(fast_program, sizeof fast_program, "%s-fast", program);
-        int fast_built = strcmp(opt.backend, "emu") == 0 && access(fast_program, X_OK) == 0;
         snprintf(source, sizeof source, "%s/%s/%s", opt.tree, lab->dir, lab->source);
         /* The unfinished TODOs: the kit's shipped list (never the checked tree's files), against
          * the file checked. */
@@ -493,15 +484,14 @@ int main(int argc, char **argv)
                     variant_collect(&run, &workers[0]);
                     memmove(workers, workers + 1, (size_t)--running * sizeof workers[0]);
                 }
-                if (variant_start(&opt, &run, program, fast_built ? fast_program : NULL,
-                                  emu_program[0] ? emu_program : NULL, &lab->variants[i], workdir, k,
-                                  &workers[running]) == 0) {
+                if (variant_start(&opt, &run, program, emu_program[0] ? emu_program : NULL, &lab->variants[i],
+                                  workdir, k, &workers[running]) == 0) {
                     running++;
                     continue;
                 }
             }
-            check_variant_stages(&opt, &run, program, fast_built ? fast_program : NULL,
-                                 emu_program[0] ? emu_program : NULL, &lab->variants[i], workdir, k);
+            check_variant_stages(&opt, &run, program, emu_program[0] ? emu_program : NULL, &lab->variants[i],
+                                 workdir, k);
         }
         for (int i = 0; i < running; i++)
             variant_collect(&run, &workers[i]);

@@ -372,6 +372,9 @@ static void on_fault(int sig, siginfo_t *info, void *context)
     }
     int device = g_running_case && device_array_holds(g_running_case, addr, what, sizeof what);
 #ifdef LAB_EMULATION
+    if (emu_harness_guarded_address(addr))
+        fail(EXIT_CUDA, "[crash] the launch function wrote to the emulator's counts (address %p): they are "
+             "read-only to the lab file's code, which computes and launches; the harness reports", (void *)addr);
     if (!device)
         device = emu_harness_device_address(addr, what, sizeof what);
 #endif
@@ -804,6 +807,7 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
     set_stage("case %d, first run", c);
     reset_case(&lc);
 #ifdef LAB_EMULATION
+    emu_harness_run(EMU_HARNESS_FIRST); /* every check the program's mode has: the counted run */
     emu_harness_parallel(0); /* the counted, watched run on one core */
     emu_harness_blocks_reversed(0); /* in blockIdx order: its messages name the first block to fail */
     emu_counters_reset();
@@ -830,6 +834,7 @@ static void run_case(FILE *out, const labio_file *in, int c, const lab_variant *
          * fails the comparison of the last timed run's result. The emulator's helper process
          * pays its page faults in its first grid: an untimed run first, as the first run warms
          * a GPU. */
+        emu_harness_run(EMU_HARNESS_REPEAT); /* checked as the program's mode allows at every size */
         emu_harness_blocks_reversed(1);
         if (emu_harness_parallel(1) > 1) {
             set_stage("case %d, untimed run on two cores", c);

@@ -39,6 +39,14 @@ int emu_harness_parallel(int on); /* the cores grids may use from now on: 1 or 2
  * result depends on the order (one block reads what another of the same grid writes, with no
  * signal between them) gives another result, which the checker compares. */
 void emu_harness_blocks_reversed(int on);
+/* Which run of a case the grids launched from now on belong to (EMU_HARNESS_FIRST until said):
+ *   EMU_HARNESS_FIRST   the first run, checked as the program's EMU_CHECKS says: every diagnostic
+ *                       (all), or exact counts with every address checked (count);
+ *   EMU_HARNESS_REPEAT  a timed run: with EMU_CHECKS=all the same as the first, with count every
+ *                       address checked and nothing counted. */
+enum { EMU_HARNESS_FIRST = 0, EMU_HARNESS_REPEAT = 1 };
+void emu_harness_run(int what);
+
 /* Grids that ran on two cores so far, those abandoned and run again on one, and the blocks the
  * helper took in all of them (none where it woke too late: the program ran the whole grid). */
 void emu_harness_parallel_runs(unsigned long long *finished, unsigned long long *abandoned,
@@ -51,6 +59,9 @@ int emu_harness_mode(int i, const char **name, char *value, size_t size);
 /* 1 when addr is device memory (a live cudaMalloc block, a __device__ variable), with a
  * description ("byte 40 of a 4096-byte cudaMalloc block"); 0 otherwise. Safe in a signal handler. */
 int emu_harness_device_address(uintptr_t addr, char *what, size_t size);
+/* 1 when addr is on the emulator's guarded pages (its counts, which host code may only read); 0
+ * otherwise. Safe in a signal handler. */
+int emu_harness_guarded_address(uintptr_t addr);
 
 /* The bytes of [p, p + bytes) that no kernel thread loaded (and no device-to-device copy read)
  * since a host copy or memset last wrote them; *first (may be NULL) gets the offset of the first

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 
 char emu_dynamic_shared[DYN_SHARED_MAX] __attribute__((section("emu_shared"), aligned(256)));
@@ -18,8 +19,33 @@ extern char __start_emu_device_ro[] __attribute__((weak)), __stop_emu_device_ro[
 extern char __executable_start[], __data_start[], _end[];
 extern char __start_emu_builtins[], __stop_emu_builtins[]; /* threadIdx and the others (emu_fiber.c) */
 
-emu_counters emu_counts;
 size_t emu_dyn_shared_bytes;
+
+/* ---- the counts and what else the verdict rests on: read-only to the lab file's code ---- */
+
+union emu_guarded_page emu_guarded_page __attribute__((aligned(4096)));
+/* Not on the page: a lab file that raised it would only keep the page closed to the runtime too,
+ * whose next count then faults (a [crash], never a pass). */
+static int guard_sealed, guard_depth;
+
+void emu_guard_seal(void)
+{
+    if (!guard_sealed && mprotect(&emu_guarded_page, sizeof emu_guarded_page, PROT_READ) == 0)
+        guard_sealed = 1;
+}
+
+void emu_guard_open(void)
+{
+    if (guard_sealed && guard_depth++ == 0 &&
+        mprotect(&emu_guarded_page, sizeof emu_guarded_page, PROT_READ | PROT_WRITE) != 0)
+        abort();
+}
+
+void emu_guard_close(void)
+{
+    if (guard_sealed && --guard_depth == 0)
+        mprotect(&emu_guarded_page, sizeof emu_guarded_page, PROT_READ);
+}
 
 /* ---- shared memory: fresh for every block, and which bytes the block wrote ---- */
 
@@ -190,6 +216,19 @@ static void __attribute__((noinline)) misaligned(emu_lane *l, uintptr_t a, unsig
                    size, size, place);
 }
 
+/* A run with addresses only counts each access as a step of the launch's budget here. */
+static void __attribute__((noinline)) endless(emu_lane *l, uintptr_t site)
+{
+    if (emu_timed_out)
+        emu_lane_fault(l, cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, site,
+                       "probable endless loop: the kernel ran past the time limit of %g s (EMU_TIME_LIMIT_S)",
+                       emu_time_limit_s);
+    emu_lane_fault(l, cudaErrorLaunchTimeout, EMU_TAG_ENDLESS, site,
+                   "probable endless loop: its threads made more than %llu steps (memory accesses, barrier "
+                   "arrivals and warp operations; EMU_STEP_LIMIT)",
+                   emu_step_limit());
+}
+
 #define FILLED_BY_HOST "kernels only read it (the host fills it with cudaMemcpyToSymbol)"
 static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t site)
 {
@@ -235,6 +274,13 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
     }
     if (__builtin_expect(size == 16 && (a & 15) != 0, 0))
         misaligned(l, a, size, kind, space, site);
+    if (__builtin_expect(emu_run_kind >= EMU_RUN_ADDRESSES, 0)) {
+        /* the address was all there was to check: nothing is logged or counted, and the lane does
+         * not stop (each access is a step of the budget all the same) */
+        if (__builtin_expect(++emu_steps > emu_settings_page.s.step_limit || emu_timed_out, 0))
+            endless(l, site);
+        return;
+    }
     /* Logged for the scheduler, which groups the warp's accesses into warp-level instructions
      * (min-PC) and checks them in that order (emu_run.c). The lane runs on unless the access
      * is an atomic (its result depends on the other lanes' order), its log is full, or the
@@ -254,7 +300,7 @@ static inline void emu_access(uintptr_t a, unsigned size, int kind, uintptr_t si
         emu_yield();
         return;
     }
-    if (kind == K_STORE) {
+    if (kind == K_STORE && emu_run_kind == EMU_RUN_DIAGNOSED) { /* (a race of two stores: emu_run.c) */
         emu_logged_store *st = &l->log_store[at];
         memcpy(st->old, (const void *)a, size);
         l->capture_to = st->now;
@@ -540,7 +586,7 @@ static void insert_sorted_unique(uintptr_t *set, int *n, uintptr_t v)
  * loop with four int4 loads in flight runs four sites as often as each other; the same loop
  * rolled runs one. Sites past the table's size are not counted (a kernel has a handful). */
 #define WIDE_SITES EMU_WIDE_SITES
-static __typeof__(((emu_counter_state *)0)->wide[0]) wide_sites[WIDE_SITES];
+#define wide_sites (emu_guarded_page.s.counters.wide)
 
 static void count_wide_loads(uintptr_t site, unsigned long long loads)
 {
@@ -671,8 +717,10 @@ void emu_account(emu_lane **g, int n)
 
 void emu_counters_reset(void)
 {
+    emu_guard_open();
     memset(&emu_counts, 0, sizeof emu_counts);
     memset(wide_sites, 0, sizeof wide_sites);
+    emu_guard_close();
 }
 
 void emu_counters_save(emu_counter_state *s)
@@ -707,8 +755,9 @@ void emu_counters_add(const emu_counter_state *s)
 
 void emu_counters_get(emu_counters *out)
 {
-    emu_counts.wide_load_sites = busy_wide_sites();
-    if (out)
+    if (out) {
         *out = emu_counts;
+        out->wide_load_sites = busy_wide_sites();
+    }
 }
 

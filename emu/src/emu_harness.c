@@ -60,22 +60,31 @@ int emu_harness_mode(int i, const char **name, char *value, size_t size)
         *name = "cores";
         snprintf(value, size, "%d", emu_parallel_cores());
         return 0;
+    case 8:
+        *name = "checks";
+        snprintf(value, size, "%s", emu_checks_setting == CHECKS_COUNT ? "count" : "all");
+        return 0;
     default:
         return -1;
     }
 }
 
 /* The emulator's calls beside those of every sealed program (common/seal.c): the runtime's own
- * toggle of the __device__ variables' pages, the symbolizer's replies and end (readlink, wait4).
- * A lab file's code, found by its address in the C library or not, reaches no file, process or
- * network, and the program dies (SIGSYS, the call named on stderr) if it tries. */
+ * toggle of the __device__ variables' pages and of its guarded page (the counts), the
+ * symbolizer's replies and end (readlink, wait4). A lab file's code, found by its address in the
+ * C library or not, reaches no file, process or network, and the program dies (SIGSYS, the call
+ * named on stderr) if it tries. */
 int emu_harness_filter(char *status, size_t size)
 {
     scmp_datum_t dev = (scmp_datum_t)(uintptr_t)__start_emu_device;
     scmp_datum_t dev_len = (scmp_datum_t)(__stop_emu_device - __start_emu_device);
+    scmp_datum_t guarded = (scmp_datum_t)(uintptr_t)&emu_guarded_page;
     const seal_rule rules[] = {
         {SCMP_SYS(mprotect), 3,
          {seal_when(0, SCMP_CMP_EQ, dev, 0), seal_when(1, SCMP_CMP_EQ, dev_len, 0),
+          seal_when(2, SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)}, 0},
+        {SCMP_SYS(mprotect), 3,
+         {seal_when(0, SCMP_CMP_EQ, guarded, 0), seal_when(1, SCMP_CMP_EQ, sizeof emu_guarded_page, 0),
           seal_when(2, SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)}, 0},
         {SCMP_SYS(readlink), 0, {{0}}, 0},
         {SCMP_SYS(wait4), 0, {{0}}, 0},
@@ -83,10 +92,16 @@ int emu_harness_filter(char *status, size_t size)
     return seal_install(rules, sizeof rules / sizeof rules[0], "emu", status, size);
 }
 
+int emu_harness_guarded_address(uintptr_t addr)
+{
+    return addr - (uintptr_t)&emu_guarded_page < sizeof emu_guarded_page;
+}
+
 void emu_harness_seal(void)
 {
     emu_parallel_start();   /* the helper for a second core (EMU_CORES=2), holding no symbolizer */
     emu_symbolizer_start(); /* before: no process can be started after */
     emu_symbolizer_seal();
+    emu_guard_seal();       /* after the helper's fork: the counts read-only to the lab file's code */
     emu_harness_filter(seal_status, sizeof seal_status);
 }

@@ -398,7 +398,6 @@ _Noreturn void emu_lane_fault(emu_lane *l, cudaError_t code, const char *tag, ui
 #define EMU_TAG_PARALLEL "[parallel]"
 
 /* emu_access.c */
-extern emu_counters emu_counts;
 /* The counters and the per-site table that wide_load_sites is made from: saved and restored
  * around a run on two cores, and the helper's added to the program's (sums, and the maxima of
  * the max_* counters). */
@@ -410,6 +409,28 @@ typedef struct {
         unsigned long long loads;
     } wide[EMU_WIDE_SITES];
 } emu_counter_state;
+/* What the checker's verdict rests on (the counts, the per-site table, whether device memory is
+ * open to host code), on pages of their own that are read-only except while the runtime runs a
+ * grid or its own calls: host code of the lab file, which can form any address, cannot write
+ * them (a store faults), and kernel code reaches only device memory (emu_access.c). mprotect of
+ * the pages is refused to anything but their exact span (emu_harness_filter). */
+typedef struct {
+    emu_counter_state counters;
+    int device_guarding;  /* emu_mem.c: host code may not touch device memory */
+    int device_open_depth; /* emu_mem.c: > 0 while a grid runs or a runtime call copies */
+    int blocks_reversed;   /* emu_harness_blocks_reversed (emu_run.c) */
+    int next_run;          /* emu_harness_run (emu_launch.c) */
+} emu_guarded_t;
+extern union emu_guarded_page {
+    emu_guarded_t s;
+    char pages[(sizeof(emu_guarded_t) + 4095) / 4096 * 4096];
+} emu_guarded_page;
+#define emu_counts (emu_guarded_page.s.counters.counts)
+/* Opened (read-write) by the runtime around what it writes there, nested; closed again when the
+ * outermost ends. Before emu_guard_seal() both do nothing. */
+void emu_guard_open(void);
+void emu_guard_close(void);
+void emu_guard_seal(void);
 void emu_counters_save(emu_counter_state *s);
 void emu_counters_restore(const emu_counter_state *s);
 void emu_counters_add(const emu_counter_state *s);
@@ -483,12 +504,26 @@ extern emu_launch_rec *emu_running; /* the grid running now */
 extern uint3 emu_block;             /* the block running now */
 extern unsigned int emu_nthreads;   /* threads per block of the running grid */
 int emu_run_grid(emu_launch_rec *r); /* -1: a fault (in emu_fault) stopped it */
-extern int emu_blocks_reversed;      /* emu_harness_blocks_reversed: blocks in decreasing order */
+#define emu_blocks_reversed (emu_guarded_page.s.blocks_reversed) /* blocks in decreasing order */
 /* The same, with the blocks handed out by emu_parallel_next_block (a run on two cores). */
 int emu_run_shared_grid(emu_launch_rec *r);
 
 /* emu_launch.c: limits of one host launch */
 enum { RACES_OFF = 0, RACES_WARN = 1, RACES_ERROR = 2 };
+/* EMU_CHECKS: every diagnostic (all), or the counts alone (count: the large cases, emu_run_kind) */
+enum { CHECKS_ALL = 0, CHECKS_COUNT = 1 };
+/* How the running host launch (and the grids it launches) runs, from the program's checks and what
+ * the harness asked for the run (emu_harness_run):
+ *   EMU_RUN_DIAGNOSED  every diagnostic: the lanes' accesses grouped into warp-level instructions,
+ *                      counted, and checked for races, exchanges, order, initialization;
+ *   EMU_RUN_COUNT      the same instructions counted exactly, every address checked (bounds, device
+ *                      memory) and the initialization shadow kept (which input bytes were loaded),
+ *                      but no race, exchange, order or uninitialized-read check: lanes run ahead to
+ *                      their next wait (EMU_CHECKS=count, the first run of a case);
+ *   EMU_RUN_ADDRESSES  every address checked, nothing logged or counted: lanes stop only at barriers
+ *                      and warp operations (EMU_CHECKS=count, the timed runs). */
+enum { EMU_RUN_DIAGNOSED = 0, EMU_RUN_COUNT = 1, EMU_RUN_ADDRESSES = 2 };
+extern int emu_run_kind;
 /* The modes and limits, on a page of their own that is read-only once the harness has called
  * emu_harness_init(): nothing the lab file does can change them (emu_launch.c). */
 typedef struct {
@@ -497,6 +532,7 @@ typedef struct {
     double time_limit_s;           /* EMU_TIME_LIMIT_S */
     unsigned long long step_limit; /* EMU_STEP_LIMIT */
     int cores;                     /* EMU_CORES: 1, or 2 for a helper process (emu_parallel.c) */
+    int checks;                    /* EMU_CHECKS: CHECKS_ALL or CHECKS_COUNT */
 } emu_settings_t;
 extern union emu_settings_page {
     emu_settings_t s;
@@ -506,6 +542,7 @@ extern union emu_settings_page {
 #define emu_warp_sync_mode (emu_settings_page.s.warp_sync_mode)
 void emu_settings_seal(void); /* the page read-only from now on */
 #define emu_cores_setting (emu_settings_page.s.cores)
+#define emu_checks_setting (emu_settings_page.s.checks)
 extern unsigned long long emu_steps;
 extern unsigned long long emu_host_launches; /* launches from the host so far (emu_launch.c) */
 #define emu_time_limit_s (emu_settings_page.s.time_limit_s)

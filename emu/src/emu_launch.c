@@ -4,6 +4,7 @@
  * configuration checks and the limits of one host launch (accesses, wall
  * time, EMU_RACES). */
 #define _GNU_SOURCE
+#include "emu_harness.h"
 #include "emu_internal.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static size_t dyn_shared_limit = 48u << 10;
 static emu_launch_rec *queue_head, *queue_tail;
 static const char *next_name; /* emu_launch_name() for the next launch */
 
-union emu_settings_page emu_settings_page __attribute__((aligned(4096))) = {{RACES_ERROR, RACES_ERROR, 300.0, 1ull << 31, 1}};
+union emu_settings_page emu_settings_page __attribute__((aligned(4096))) = {{RACES_ERROR, RACES_ERROR, 300.0, 1ull << 31, 1, CHECKS_ALL}};
 static int settings_sealed;
 unsigned long long emu_steps;
 unsigned long long emu_host_launches;
@@ -107,6 +108,10 @@ void emu_settings_load(void)
     emu_settings_page.s.cores = e && strtol(e, NULL, 10) >= 2 ? 2 : 1;
     e = getenv("EMU_TIME_LIMIT_S");
     emu_time_limit_s = e ? strtod(e, NULL) : 300.0;
+    e = getenv("EMU_CHECKS");
+    emu_checks_setting = e && strcmp(e, "count") == 0 ? CHECKS_COUNT : CHECKS_ALL;
+    if (e && *e && strcmp(e, "count") != 0 && strcmp(e, "all") != 0)
+        fprintf(stderr, "emu: EMU_CHECKS=%s: use all (the default) or count\n", e);
     emu_race_mode = env_mode("EMU_RACES", 1);
     emu_warp_sync_mode = env_mode("EMU_WARP_SYNC", 0);
     emu_fiber_init(); /* EMU_STACK_KB */
@@ -137,6 +142,26 @@ static void init_limits(void)
 }
 
 void emu_launch_name(const char *name) { next_name = name; }
+
+/* ---- how the next host launches run (emu_harness_run) ---- */
+
+int emu_run_kind;
+#define next_run (emu_guarded_page.s.next_run) /* EMU_HARNESS_FIRST (0) at start */
+
+void emu_harness_run(int what)
+{
+    emu_guard_open();
+    next_run = what;
+    emu_guard_close();
+}
+
+/* The kind of the host launch about to run, from the program's checks and the harness's request. */
+static int host_run_kind(void)
+{
+    if (emu_checks_setting == CHECKS_COUNT)
+        return next_run == EMU_HARNESS_FIRST ? EMU_RUN_COUNT : EMU_RUN_ADDRESSES;
+    return EMU_RUN_DIAGNOSED;
+}
 
 cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, emu_thunk_fn thunk,
                            emu_thunk_fn destroy, void *closure)
@@ -212,9 +237,11 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
             it.it_value.tv_usec = 1;
         setitimer(ITIMER_PROF, &it, NULL);
     }
+    emu_run_kind = host_run_kind();
     queue_head = queue_tail = r;
     int failed = 0;
-    emu_device_open(); /* the grids may touch device memory; host code may not */
+    emu_launch_rec *ran = NULL; /* the grids run, destroyed once the runtime's pages are closed */
+    emu_device_open(); /* the grids may touch device memory; host code may not (nor the counts) */
     while (queue_head) {
         emu_launch_rec *q = queue_head;
         queue_head = q->next;
@@ -225,7 +252,7 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
             emu_error_device_side(1);
             /* the host's grid on two cores where it may (it runs on one when that fails) */
             int status = 0;
-            if (q != r || emu_parallel_grid(q) != 0) {
+            if (q != r || emu_run_kind >= EMU_RUN_ADDRESSES || emu_parallel_grid(q) != 0) {
                 emu_counters before = emu_counts;
                 unsigned long long said = emu_kernel_said;
                 status = emu_run_grid(q);
@@ -238,7 +265,8 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
                 failed = 1;
             }
         }
-        q->destroy(q->closure);
+        q->next = ran;
+        ran = q;
     }
     if (emu_time_limit_s > 0) {
         struct itimerval it;
@@ -248,6 +276,12 @@ cudaError_t emu_launch_raw(dim3 grid, dim3 block, size_t shmem, cudaStream_t str
     emu_device_close();
     emu_running = NULL;
     emu_cur = NULL;
+    /* The closures' destructors are the lab file's code (its argument types'): run with device
+     * memory and the counts closed, as any host code. */
+    for (emu_launch_rec *q = ran, *next; q; q = next) {
+        next = q->next;
+        q->destroy(q->closure);
+    }
     emu_scratch_reset();
     return failed ? emu_sticky_error() : cudaSuccess;
 }

@@ -144,22 +144,29 @@ static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 /* ---- device memory closed to host code ---- */
 
-static int guarding;    /* emu_harness_init() was called: host code may not touch device memory */
-static int open_depth;  /* > 0 while a grid runs or a runtime call copies: device memory is open */
+/* On the guarded page (emu_internal.h): a lab file that could zero them would open device memory
+ * to its host code. */
+#define guarding (emu_guarded_page.s.device_guarding)
+#define open_depth (emu_guarded_page.s.device_open_depth)
 
 /* Managed and pinned host memory stay open: host code may touch them. */
 static int host_accessible(const emu_alloc *a) { return a->kind == EMU_ALLOC_MANAGED || a->kind == EMU_ALLOC_HOST; }
 
+/* The blocks and their shadows (which input bytes a kernel loaded: a verdict rests on them). */
 static void protect_all(int prot)
 {
-    for (size_t i = 0; i < alloc_count; i++)
-        if (!host_accessible(&allocs[i]))
-            mprotect((void *)allocs[i].start, allocs[i].span - GAP, prot);
+    for (size_t i = 0; i < alloc_count; i++) {
+        if (host_accessible(&allocs[i]))
+            continue;
+        mprotect((void *)allocs[i].start, allocs[i].span - GAP, prot);
+        mprotect(emu_global_shadow + (allocs[i].start - emu_arena_lo), allocs[i].span - GAP, prot);
+    }
     mprotect(__start_emu_device, (size_t)(__stop_emu_device - __start_emu_device), prot);
 }
 
 void emu_device_open(void)
 {
+    emu_guard_open();
     if (guarding && open_depth++ == 0)
         protect_all(PROT_READ | PROT_WRITE);
 }
@@ -168,6 +175,7 @@ void emu_device_close(void)
 {
     if (guarding && --open_depth == 0)
         protect_all(PROT_NONE);
+    emu_guard_close();
 }
 
 void emu_mem_guard(void)
@@ -316,8 +324,10 @@ cudaError_t emu_mem_alloc(void **ptr, size_t bytes, int kind)
     } else {
         /* Fresh device memory is not zero on a GPU: make reading it before writing it visible. */
         memset((void *)at, 0xCD, bytes);
-        if (guarding && open_depth == 0)
+        if (guarding && open_depth == 0) {
             mprotect((void *)at, span - GAP, PROT_NONE);
+            mprotect(emu_global_shadow + (at - emu_arena_lo), span - GAP, PROT_NONE);
+        }
     }
     *ptr = (void *)at;
     return cudaSuccess;
@@ -398,6 +408,7 @@ cudaError_t cudaFree(void *ptr)
 
 cudaError_t emu_mem_free(void *ptr, int kind, const char *call)
 {
+    emu_device_open(); /* the shadow is cleared for the next block here */
     for (size_t i = 0; i < alloc_count; i++) {
         if (allocs[i].start == (uintptr_t)ptr) {
             int fits = allocs[i].kind == kind || (kind == EMU_ALLOC_DEVICE && allocs[i].kind == EMU_ALLOC_MANAGED);
@@ -407,6 +418,7 @@ cudaError_t emu_mem_free(void *ptr, int kind, const char *call)
                                allocs[i].kind == EMU_ALLOC_HOST   ? "cudaFreeHost"
                                : allocs[i].kind == EMU_ALLOC_HEAP ? "free in device code"
                                                                   : "cudaFree");
+                emu_device_close();
                 return cudaErrorInvalidValue;
             }
             if (host_accessible(&allocs[i]))
@@ -431,9 +443,11 @@ cudaError_t emu_mem_free(void *ptr, int kind, const char *call)
             memmove(&allocs[i], &allocs[i + 1], (alloc_count - i - 1) * sizeof *allocs);
             alloc_count--;
             last_hit = NULL;
+            emu_device_close();
             return cudaSuccess;
         }
     }
+    emu_device_close();
     if (kind == EMU_ALLOC_HEAP)
         return cudaErrorInvalidDevicePointer; /* (said by the device heap) */
     emu_host_error(cudaErrorInvalidDevicePointer, "%s(%p): not a pointer that %s returned (or freed twice)", call,
@@ -568,7 +582,6 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     }
     emu_device_open();
     memmove(dst, src, bytes);
-    emu_device_close();
     /* what the copy wrote is initialized and not yet loaded; a device-to-device copy passes on
      * what its source had and reads the source (the data stays on the device) */
     if (bytes && kind != cudaMemcpyDeviceToDevice && emu_alloc_find((uintptr_t)dst, bytes)) {
@@ -582,6 +595,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
             s[i] |= 2;
         }
     }
+    emu_device_close();
     return cudaSuccess;
 }
 
@@ -592,6 +606,7 @@ long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *f
         *first = -1;
     if (!emu_alloc_find((uintptr_t)p, bytes))
         return 0;
+    emu_device_open();
     const unsigned char *sh = shadow_at(p);
     for (size_t i = 0; i < bytes; i++)
         if (!(sh[i] & 2)) {
@@ -599,6 +614,7 @@ long long emu_harness_bytes_not_loaded(const void *p, size_t bytes, long long *f
                 *first = (long long)i;
             missing++;
         }
+    emu_device_close();
     return missing;
 }
 
@@ -642,9 +658,9 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
     emu_hostmem_sync();
     emu_device_open();
     memset(ptr, value, bytes);
-    emu_device_close();
     if (bytes)
         memset(shadow_at(ptr), 1, bytes);
+    emu_device_close();
     return cudaSuccess;
 }
 

@@ -53,6 +53,7 @@ typedef struct {
     emu_launch_rec *grid; /* in the shared scratch, with its closure */
     unsigned long long host_launches;
     int blocks_reversed; /* emu_harness_blocks_reversed */
+    int run_kind;        /* emu_run_kind: diagnosed or counted */
     size_t allocs; /* this many emu_alloc follow: the program's table of live blocks */
 } request;
 
@@ -192,6 +193,7 @@ static _Noreturn void helper_main(int in, int out, pid_t program)
         emu_steps = 0;
         emu_host_launches = q.host_launches;
         emu_blocks_reversed = q.blocks_reversed;
+        emu_run_kind = q.run_kind;
         emu_report_new_launch();
         emu_fault_clear();
         emu_parallel_side = EMU_SIDE_HELPER;
@@ -421,7 +423,7 @@ int emu_parallel_grid(emu_launch_rec *r)
     if (constant_bytes)
         memcpy(constant_mirror, __start_emu_constant, constant_bytes);
     memcpy(device_mirror, __start_emu_device, device_bytes); /* open: the launch opened device memory */
-    request q = {r, emu_host_launches, emu_blocks_reversed, n};
+    request q = {r, emu_host_launches, emu_blocks_reversed, emu_run_kind, n};
     if (write_all(to_helper, &q, sizeof q) != 0 || write_all(to_helper, t, n * sizeof *t) != 0) {
         helper_gone();
         return 1;

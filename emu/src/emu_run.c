@@ -106,7 +106,9 @@ static int access_round(emu_lane **g, int k)
         }
     }
     /* initialization: stores and atomics write bytes (bit 0), loads must find them written;
-     * loads and atomics also mark them loaded (bit 1, global memory: every input must be) */
+     * loads and atomics also mark them loaded (bit 1, global memory: every input must be). A count
+     * run keeps the marks and checks nothing else. */
+    int diagnosed = emu_run_kind == EMU_RUN_DIAGNOSED;
     for (int i = 0; i < k; i++) {
         emu_lane *l = g[i];
         unsigned char *sh = emu_shadow_of(l->space, l->addr);
@@ -134,7 +136,7 @@ static int access_round(emu_lane **g, int k)
                 all &= v;
                 loaded &= v;
             }
-            if (__builtin_expect((all & 0x01010101u) == 0x01010101u, 1)) {
+            if (__builtin_expect((all & 0x01010101u) == 0x01010101u, 1) || !diagnosed) {
                 if (loaded != 0x02020202u) /* loaded before: no store (a broadcast's lanes) */
                     for (int w = 0; w < words; w++) {
                         memcpy(&v, sh + 4 * w, 4);
@@ -146,13 +148,15 @@ static int access_round(emu_lane **g, int k)
         }
         int noted = 0;
         for (unsigned int b = 0; b < l->size; b++) {
-            if (__builtin_expect(!(sh[b] & 1), 0) && !noted) {
+            if (__builtin_expect(!(sh[b] & 1), 0) && !noted && diagnosed) {
                 emu_uninit_note(l, b);
                 noted = 1;
             }
             sh[b] |= 2;
         }
     }
+    if (!diagnosed)
+        return 0;
     if (__builtin_expect(emu_early_recording | emu_early_checking, 0) && check_early(g, k) != 0)
         return -1;
     if (emu_race_mode != RACES_OFF) {
@@ -627,8 +631,12 @@ static int run_early_children(void)
     return 0;
 }
 
-int emu_blocks_reversed;
-void emu_harness_blocks_reversed(int on) { emu_blocks_reversed = on != 0; }
+void emu_harness_blocks_reversed(int on)
+{
+    emu_guard_open();
+    emu_blocks_reversed = on != 0;
+    emu_guard_close();
+}
 
 /* The grid's blocks in blockIdx order (x fastest; reversed: from the last), or those
  * emu_parallel_next_block hands out (shared: a run on two cores, each side's in that order). */
@@ -640,8 +648,10 @@ static int run_grid(emu_launch_rec *r, int shared)
     if (emu_parallel_side != EMU_SIDE_HELPER)
         emu_counts.kernels_launched++; /* the program's count, once for both sides */
     emu_fence_grid();
-    /* lanes run on between waits only where an exchange between lanes of a warp stops the kernel */
-    emu_run_ahead = emu_race_mode != RACES_OFF && emu_warp_sync_mode == RACES_ERROR;
+    /* lanes run on between waits only where an exchange between lanes of a warp stops the kernel,
+     * or where nothing is checked that lock step would decide (a count run) */
+    emu_run_ahead = emu_run_kind != EMU_RUN_DIAGNOSED ||
+                    (emu_race_mode != RACES_OFF && emu_warp_sync_mode == RACES_ERROR);
     if (emu_trace_on)
         emu_trace_launch(r);
     int status = 0;

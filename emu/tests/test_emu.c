@@ -684,6 +684,13 @@ static void test_host_boundary(void)
     CU_ASSERT_EQUAL(r.value, 64);
     run_case(case_host_boundary, 8, NULL, &r);
     CU_ASSERT_TRUE(r.crashed);
+    /* sealed: the counts are read-only to host code, and still counted */
+    run_case(case_host_boundary, 9, NULL, &r);
+    CU_ASSERT_TRUE(r.crashed);
+    run_case(case_host_boundary, 10, NULL, &r);
+    CU_ASSERT_FALSE(r.crashed);
+    CU_ASSERT_EQUAL(r.status, cudaSuccess);
+    CU_ASSERT_EQUAL(r.value, 1);
 }
 
 static int tagged_at(const case_run *r, const char *tag, const char *file, const char *mark);

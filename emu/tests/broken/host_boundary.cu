@@ -10,10 +10,14 @@
  *   5  a kernel writes __constant__ memory: only the host may fill it
  *   6  a kernel copies with memcpy() inside its arrays: clean, and counted as loads and stores
  *   7  sealed (emu_harness_seal), a kernel still runs and its results come back
- *   8  sealed, host code opens a file: the system-call filter kills the program (SIGSYS) */
+ *   8  sealed, host code opens a file: the system-call filter kills the program (SIGSYS)
+ *   9  sealed, host code writes the emulator's counts (as a lab file could, from any address it
+ *      forms): they are read-only outside the runtime, the write faults
+ *  10  sealed, a kernel runs and is counted (the runtime opens its pages for it) */
 #include "broken.h"
 
 #include <cuda_runtime.h>
+#include <emu_counters.h>
 #include <emu_harness.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +25,7 @@
 __device__ int stash[64];
 __constant__ int weights[4];
 int host_counter; /* a host variable: no __device__ */
+extern "C" char emu_guarded_page[]; /* the runtime's counts (emu_internal.h) */
 
 __global__ void fill_stash(const int *in)
 {
@@ -80,11 +85,26 @@ extern "C" int broken_host_boundary(int variant, int *value)
         return cudaDeviceSynchronize();
     case 7:
     case 8:
+    case 9:
+    case 10:
         emu_harness_seal();
         if (variant == 8) {
             FILE *f = fopen("/proc/self/status", "r"); /* killed here */
             *value = f != 0;
             return 0;
+        }
+        if (variant == 9) {
+            emu_guarded_page[0] = 1; /* faults */
+            *value = 1;
+            return 0;
+        }
+        if (variant == 10) {
+            emu_counters counts;
+            emu_counters_reset();
+            copy_with_memcpy<<<1, 32>>>(a, b, 64);
+            emu_counters_get(&counts);
+            *value = (int)counts.kernels_launched;
+            return cudaDeviceSynchronize();
         }
         /* fall through: the sealed program still runs kernels */
     default: {
