@@ -26,6 +26,7 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
 {
     const uint32_t refuse = SCMP_ACT_ERRNO(EPERM);
     const scmp_datum_t kind = MAP_TYPE | MAP_ANONYMOUS | MAP_FIXED;
-    const scmp_datum_t gpu_shared_max = (scmp_datum_t)64 << 20; /* common/seal_gpu.c: the same */
+    scmp_datum_t gpu_shared_max = (scmp_datum_t)64 << 20; /* common/seal_gpu.c: the same */
     struct {
         const char *group; /* what --allow GROUP leaves out */
         uint32_t action;
@@ -65,6 +66,10 @@ int main(int argc, char **argv)
             gpu = 1;
             continue;
         }
+        if (strcmp(argv[i], "--gpu-shared-mib") == 0 && i + 1 < argc) { /* (to learn the driver's sizes) */
+            gpu_shared_max = (scmp_datum_t)strtoull(argv[++i], NULL, 10) << 20;
+            continue;
+        }
         if (strcmp(argv[i], "--allow") != 0 || i + 1 >= argc || n_allowed == 8) {
             fprintf(stderr, "usage: sandbox-filter [--gpu] [--allow userns|shared|shared-fixed|growsdown|memfd|sysv]... "
                             ">FILE.bpf\n");
@@ -91,7 +96,8 @@ int main(int argc, char **argv)
             skip |= strcmp(allowed[a], rules[i].group) == 0;
         if (skip)
             continue;
-        if (gpu && strcmp(rules[i].group, "shared-fixed") == 0) /* the driver's own: refused only when large */
+        if (gpu && (strcmp(rules[i].group, "shared-fixed") == 0 || strcmp(rules[i].group, "shared") == 0))
+            /* the driver's own: refused only when large */
             rc = seccomp_rule_add(ctx, rules[i].action, rules[i].call, 2, rules[i].cmp,
                                   SCMP_A1(SCMP_CMP_GT, gpu_shared_max));
         else
