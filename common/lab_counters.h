@@ -31,7 +31,16 @@
     X(syncwarp_inst, 0, "warp-level __syncwarp() calls")                                                   \
     X(threads_launched, 0, "threads of every block run, host- and device-side grids")                          \
     X(block_barriers_max, 0, "barriers (__syncthreads) the busiest block of a grid opened")                    \
-    X(wide_load_sites, 0, "code sites of 16-byte global loads that ran at least half the busiest one's")
+    X(wide_load_sites, 0, "code sites of 16-byte global loads that ran at least half the busiest one's")      \
+    /* the rung signature's (docs/results/vm-2026-11-28-signatures) */                                       \
+    X(shared_atom_inst, 0, "warp-level shared-memory atomic instructions")                                      \
+    X(vote_inst, 0, "warp-level votes (__ballot_sync, __any_sync, __all_sync)")                                 \
+    X(gld_overlap_inst, 0, "global loads in barrier intervals where the block also loaded shared memory")       \
+    X(wide_load_switches, 0, "16-byte global loads of a warp from another site than its previous one")         \
+    X(device_gld_inst, 0, "warp-level global loads of the grids launched from the device")                     \
+    X(shared_bytes, 0, "bytes the active lanes loaded from or stored to shared memory")                         \
+    X(span_bytes, 0, "per warp-level access (global or shared), the bytes from its lowest to its highest address") \
+    X(gspan_bytes, 0, "span_bytes of the global loads and stores alone")
 
 /* Measured by Nsight Compute only. */
 #define LAB_NCU_COUNTERS(X)                                                                                     \

@@ -388,6 +388,8 @@ typedef struct {
         unsigned long long loads;
     } wide[EMU_WIDE_SITES];
 } emu_counter_state;
+void emu_interval_close(void); /* a barrier interval of the running block ended */
+void emu_interval_block(void); /* a block begins */
 void emu_counters_save(emu_counter_state *s);
 void emu_counters_restore(const emu_counter_state *s);
 void emu_counters_add(const emu_counter_state *s);
