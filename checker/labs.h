@@ -50,6 +50,8 @@ typedef struct {
     unsigned needs;           /* NEED_*: what its pattern must execute (checker/pattern.c) */
     const check_param *params; /* the model's own parameters */
     int param_count;
+    const char *pattern; /* the manifest's pattern line: the rung's pattern in a sentence, or NULL */
+    const char *judge;   /* the rung's changes to the lab's signature rules (checker/pattern.c) */
 } check_variant;
 
 typedef struct {
@@ -68,6 +70,10 @@ typedef struct {
      * accesses move fewer bytes each than the model's / (2 band), or that makes more atomics than
      * the model's times band, is off-pattern. 0: not checked. */
     double pattern_band;
+    /* The rung signature (checker/pattern.c): the manifest's judge line (the rules this lab
+     * adds, drops or retunes), and its same-pattern pairs, "a b,c d" (NULL: none). */
+    const char *judge;
+    const char *same_pattern;
 } check_lab;
 
 /* The lab's library call as a variant of the library program: the task and sizes of the

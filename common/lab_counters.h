@@ -40,7 +40,8 @@
     X(device_gld_inst, 0, "warp-level global loads of the grids launched from the device")                     \
     X(shared_bytes, 0, "bytes the active lanes loaded from or stored to shared memory")                         \
     X(span_bytes, 0, "per warp-level access (global or shared), the bytes from its lowest to its highest address") \
-    X(gspan_bytes, 0, "span_bytes of the global loads and stores alone")
+    X(gspan_bytes, 0, "span_bytes of the global loads and stores alone")                                      \
+    X(g2d_inst, 0, "warp-level global accesses of grids with a 2-D or 3-D grid or block")
 
 /* Measured by Nsight Compute only. */
 #define LAB_NCU_COUNTERS(X)                                                                                     \

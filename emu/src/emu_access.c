@@ -568,7 +568,8 @@ static unsigned long long busy_wide_sites(void)
  * 16-byte load from another site than its previous one (unrolled loads alternate sites; a
  * rolled loop stays on one). Both reset per block (emu_interval_block). emu_account counts the
  * others: shared_atom_inst, span_bytes and gspan_bytes (each access's address span),
- * shared_bytes, device_gld_inst (loads of device-launched grids). */
+ * shared_bytes, device_gld_inst (loads of device-launched grids), g2d_inst (accesses of
+ * grids launched with more than one dimension). */
 static unsigned long long interval_gld, interval_shared_ld;
 static uintptr_t warp_wide_site[32];
 
@@ -610,6 +611,11 @@ void emu_account(emu_lane **g, int n)
         emu_counts.span_bytes += (unsigned long long)(hi - lo);
         if (space == SP_GLOBAL)
             emu_counts.gspan_bytes += (unsigned long long)(hi - lo);
+    }
+    if (space == SP_GLOBAL && emu_running) { /* the launch's shape: 2-D indexing or not */
+        const emu_launch_rec *r = emu_running;
+        if (r->grid.y > 1 || r->grid.z > 1 || r->block.y > 1 || r->block.z > 1)
+            emu_counts.g2d_inst++;
     }
     if (kind == K_ATOMIC) {
         if (space == SP_GLOBAL)
