@@ -241,7 +241,7 @@ typedef enum {
     M_GLD_SECTORS, M_GST_SECTORS, M_GLD_INST, M_GST_INST, M_ATOMICS, M_SHARED_ATOMICS, M_READS,
     M_HOST_LAUNCHES, M_DEVICE_LAUNCHES, M_DEVICE_LOADS, M_THREADS, M_BARRIERS, M_SHUFFLES,
     M_SYNCWARPS, M_VOTES, M_LANE_SHARE, M_SPREAD, M_GSPREAD, M_WIDE_SITES, M_WIDE_SWITCHES, M_OVERLAP,
-    M_SHARED_LOADS, M_GRID_2D, RULE_COUNT
+    M_SHARED_LOADS, M_GRID_2D, M_PREFETCH, RULE_COUNT
 } rule_metric;
 
 typedef struct {
@@ -259,13 +259,13 @@ static const signature_rule RULES[RULE_COUNT] = {
     [M_GST_INST] = {"gst-inst", COST, 0.6, 8, 0.25, 0, 0, 0, "warp-level global store instructions"},
     [M_ATOMICS] = {"atomics", COST, 0.25, 2, 0, 0, 0, 0, "global atomic instructions"},
     [M_SHARED_ATOMICS] = {"shared-atomics", COST, 0.25, 2, 1, 0, 0, 0, "shared-memory atomic instructions"},
-    [M_READS] = {"reads-per-thread", COST, 0.5, 4, 0, 0, 0, 0, "global loads by its busiest thread"},
+    [M_READS] = {"reads-per-thread", COST, 0.5, 4, 0, 0, 0, 0, "global loads in its busiest thread"},
     [M_HOST_LAUNCHES] = {"host-launches", SHAPE, 0, 0, 0, 0, 0, 0, "kernel launches from the host"},
     [M_DEVICE_LAUNCHES] = {"device-launches", FEATURE, 0, 0, 0, 0, 0, 0, "kernel launches from the device"},
     [M_DEVICE_LOADS] = {"device-loads", FEATURE, 0.5, 0, 0, 0, 0, 0,
                         "share of global loads made by device-launched grids"},
-    [M_THREADS] = {"threads", SHAPE, 0, 0, 0, 0, 0, 0, "threads launched"},
-    [M_BARRIERS] = {"barriers", SHAPE, 0.25, 2, 0, 0, 0, 0, "barriers (__syncthreads) in its busiest block"},
+    [M_THREADS] = {"threads", SHAPE, 0, 0, 0, 0, 0, 0, "threads"},
+    [M_BARRIERS] = {"barriers", SHAPE, 0.25, 2, 0, 0, 0, 0, "barrier waits (__syncthreads) in its busiest block"},
     [M_SHUFFLES] = {"shuffles", SHAPE, 2.0, 0, 0, 0, 0, 0, "warp shuffles"},
     [M_SYNCWARPS] = {"syncwarps", SHAPE, 2.0, 0, 0, 0, 0, 0, "__syncwarp() calls"},
     [M_VOTES] = {"votes", SHAPE, 2.0, 0, 0, 0, 0, 0, "warp votes"},
@@ -275,13 +275,15 @@ static const signature_rule RULES[RULE_COUNT] = {
                   "bytes spanned per byte moved by a warp's access, global or shared (1: neighbouring words)"},
     [M_GSPREAD] = {"gspread", SHAPE, 0.5, 0, 0, 256, 0, 1,
                    "bytes spanned per byte moved by a warp's global access"},
-    [M_WIDE_SITES] = {"wide-sites", SHAPE, 0, 0, 0, 0, 0, 0, "lines of code issuing its busy 16-byte loads"},
+    [M_WIDE_SITES] = {"wide-sites", SHAPE, 0, 0, 0, 0, 0, 0, "int4 load sites (lines of code busy with 16-byte loads)"},
     [M_WIDE_SWITCHES] = {"wide-switches", FEATURE, 1.0, 0, 0, 0, 0.75, 0,
                          "share of 16-byte loads that follow one from another line (loads in flight)"},
     [M_OVERLAP] = {"overlap", ABSOLUTE, 0.25, 0, 0, 0, 0, 0,
                    "share of global loads issued while the block computes from shared memory"},
     [M_SHARED_LOADS] = {"shared-loads", COST, 0.25, 8, 0.25, 0, 0, 1,
                         "warp-level shared-memory loads (values kept in registers are loaded once)"},
+    [M_PREFETCH] = {"prefetch", ABSOLUTE, 0.25, 0, 0, 0, 0, 0,
+                    "share of global loads a warp issued before its compute from shared memory"},
     [M_GRID_2D] = {"grid-2d", ABSOLUTE, 0.5, 0, 0, 8, 0, 1,
                    "share of global accesses made by grids or blocks of two or three dimensions"},
 };
@@ -289,7 +291,7 @@ static const signature_rule RULES[RULE_COUNT] = {
 static int metric_is_share(rule_metric m)
 {
     return m == M_DEVICE_LOADS || m == M_LANE_SHARE || m == M_SPREAD || m == M_GSPREAD || m == M_WIDE_SWITCHES ||
-           m == M_OVERLAP || m == M_GRID_2D;
+           m == M_OVERLAP || m == M_GRID_2D || m == M_PREFETCH;
 }
 
 #define C(name) ((double)c[LAB_COUNTER_##name])
@@ -320,6 +322,7 @@ static int metric(rule_metric m, const uint64_t *c, double *value)
     case M_WIDE_SWITCHES: *value = C(wide_load_switches), den = C(gld_inst); break;
     case M_OVERLAP: *value = C(gld_overlap_inst), den = C(gld_inst); break;
     case M_SHARED_LOADS: *value = C(shared_ld_inst); break;
+    case M_PREFETCH: *value = C(gld_prefetch_inst), den = C(gld_inst); break;
     case M_GRID_2D: *value = C(g2d_inst), den = C(gld_inst) + C(gst_inst) + C(gatom_inst); break;
     default: return 0;
     }

@@ -36,6 +36,7 @@
     X(shared_atom_inst, 0, "warp-level shared-memory atomic instructions")                                      \
     X(vote_inst, 0, "warp-level votes (__ballot_sync, __any_sync, __all_sync)")                                 \
     X(gld_overlap_inst, 0, "global loads in barrier intervals where the block also loaded shared memory")       \
+    X(gld_prefetch_inst, 0, "global loads a warp issued before one of its shared loads, in one barrier interval") \
     X(wide_load_switches, 0, "16-byte global loads of a warp from another site than its previous one")         \
     X(device_gld_inst, 0, "warp-level global loads of the grids launched from the device")                     \
     X(shared_bytes, 0, "bytes the active lanes loaded from or stored to shared memory")                         \

@@ -564,13 +564,17 @@ static unsigned long long busy_wide_sites(void)
 /* Counters of the rung signature (checker/pattern.c). gld_overlap_inst: the global loads of a
  * barrier interval of the running block count when the block also loaded shared memory in it
  * (a double-buffered loop fetches the next K-tile while it computes on the current one; a
- * single-stage loop fetches and computes in separate intervals). wide_load_switches: a warp's
+ * single-stage loop fetches and computes in separate intervals). gld_prefetch_inst: of those, a
+ * warp's loads followed by a shared load of the same warp in the interval: loads in flight while
+ * it computes (a loop that fetches after its compute, into the other stage, overlaps but has
+ * nothing left to hide its loads behind). wide_load_switches: a warp's
  * 16-byte load from another site than its previous one (unrolled loads alternate sites; a
  * rolled loop stays on one). Both reset per block (emu_interval_block). emu_account counts the
  * others: shared_atom_inst, span_bytes and gspan_bytes (each access's address span),
  * shared_bytes, device_gld_inst (loads of device-launched grids), g2d_inst (accesses of
  * grids launched with more than one dimension). */
 static unsigned long long interval_gld, interval_shared_ld;
+static unsigned long long warp_pending_gld[32]; /* this interval's, no shared load after them yet */
 static uintptr_t warp_wide_site[32];
 
 void emu_interval_close(void)
@@ -578,11 +582,13 @@ void emu_interval_close(void)
     if (interval_shared_ld)
         emu_counts.gld_overlap_inst += interval_gld;
     interval_gld = interval_shared_ld = 0;
+    memset(warp_pending_gld, 0, sizeof warp_pending_gld);
 }
 
 void emu_interval_block(void)
 {
     interval_gld = interval_shared_ld = 0;
+    memset(warp_pending_gld, 0, sizeof warp_pending_gld);
     memset(warp_wide_site, 0, sizeof warp_wide_site);
 }
 
@@ -662,6 +668,7 @@ void emu_account(emu_lane **g, int n)
                 warp_wide_site[warp] = g[0]->site;
             }
             interval_gld++;
+            warp_pending_gld[(g[0]->lin / 32) % 32]++;
             emu_counts.gld_inst++;
             emu_counts.gld_sectors += (unsigned long long)count;
             emu_counts.gld_bytes += bytes;
@@ -709,7 +716,10 @@ void emu_account(emu_lane **g, int n)
         }
         if (kind == K_LOAD) {
             emu_counts.shared_ld_inst++;
+            unsigned int warp = (g[0]->lin / 32) % 32;
             interval_shared_ld++;
+            emu_counts.gld_prefetch_inst += warp_pending_gld[warp];
+            warp_pending_gld[warp] = 0;
         } else
             emu_counts.shared_st_inst++;
     }
