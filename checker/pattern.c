@@ -258,7 +258,8 @@ static const signature_rule RULES[RULE_COUNT] = {
     [M_GLD_INST] = {"gld-inst", COST, 0.6, 8, 0.25, 0, 0, 0, "warp-level global load instructions"},
     [M_GST_INST] = {"gst-inst", COST, 0.6, 8, 0.25, 0, 0, 0, "warp-level global store instructions"},
     [M_ATOMICS] = {"atomics", COST, 0.25, 2, 0, 0, 0, 0, "global atomic instructions"},
-    [M_SHARED_ATOMICS] = {"shared-atomics", COST, 0.25, 2, 1, 0, 0, 0, "shared-memory atomic instructions"},
+    [M_SHARED_ATOMICS] = {"shared-atomics", COST, 0.25, 2, 1, 0, 0, 0,
+                          "shared-memory atomic operations (one a lane; one per warp fits any pattern)"},
     [M_READS] = {"reads-per-thread", COST, 0.5, 4, 0, 0, 0, 0, "global loads in its busiest thread"},
     [M_HOST_LAUNCHES] = {"host-launches", SHAPE, 0, 0, 0, 0, 0, 0, "kernel launches from the host"},
     [M_DEVICE_LAUNCHES] = {"device-launches", FEATURE, 0, 0, 0, 0, 0, 0, "kernel launches from the device"},
@@ -280,7 +281,10 @@ static const signature_rule RULES[RULE_COUNT] = {
                          "share of 16-byte loads that follow one from another line (loads in flight)"},
     [M_OVERLAP] = {"overlap", ABSOLUTE, 0.25, 0, 0, 0, 0, 0,
                    "share of global loads issued while the block computes from shared memory"},
-    [M_SHARED_LOADS] = {"shared-loads", COST, 0.25, 8, 0.25, 0, 0, 1,
+    /* 2.5x: the emulator splits a warp's access after its lanes diverged, and an honest double
+     * buffer (09-double-buffer-direct-stash) makes 1.9x the reference's; a tile read from shared
+     * memory for every multiply-add makes 8x, a thread loading its block's tiles 18x and more */
+    [M_SHARED_LOADS] = {"shared-loads", COST, 1.5, 8, 0.25, 0, 0, 1,
                         "warp-level shared-memory loads (values kept in registers are loaded once)"},
     [M_PREFETCH] = {"prefetch", ABSOLUTE, 0.25, 0, 0, 0, 0, 0,
                     "share of global loads a warp issued before its compute from shared memory"},
@@ -305,7 +309,7 @@ static int metric(rule_metric m, const uint64_t *c, double *value)
     case M_GLD_INST: *value = C(gld_inst); break;
     case M_GST_INST: *value = C(gst_inst); break;
     case M_ATOMICS: *value = C(gatom_inst); break;
-    case M_SHARED_ATOMICS: *value = C(shared_atom_inst); break;
+    case M_SHARED_ATOMICS: *value = C(shared_atom_lanes); break;
     case M_READS: *value = C(max_thread_reads); break;
     case M_HOST_LAUNCHES: *value = C(kernels_launched) - C(device_launches); break;
     case M_DEVICE_LAUNCHES: *value = C(device_launches); break;

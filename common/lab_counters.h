@@ -34,6 +34,7 @@
     X(wide_load_sites, 0, "code sites of 16-byte global loads that ran at least half the busiest one's")      \
     /* the rung signature's (docs/results/vm-2026-11-28-signatures) */                                       \
     X(shared_atom_inst, 0, "warp-level shared-memory atomic instructions")                                      \
+    X(shared_atom_lanes, 0, "shared-memory atomic operations, one per lane")                                    \
     X(vote_inst, 0, "warp-level votes (__ballot_sync, __any_sync, __all_sync)")                                 \
     X(gld_overlap_inst, 0, "global loads in barrier intervals where the block also loaded shared memory")       \
     X(gld_prefetch_inst, 0, "global loads a warp issued before one of its shared loads, in one barrier interval") \

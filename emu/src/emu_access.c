@@ -567,12 +567,12 @@ static unsigned long long busy_wide_sites(void)
  * single-stage loop fetches and computes in separate intervals). gld_prefetch_inst: of those, a
  * warp's loads followed by a shared load of the same warp in the interval: loads in flight while
  * it computes (a loop that fetches after its compute, into the other stage, overlaps but has
- * nothing left to hide its loads behind). wide_load_switches: a warp's
- * 16-byte load from another site than its previous one (unrolled loads alternate sites; a
- * rolled loop stays on one). Both reset per block (emu_interval_block). emu_account counts the
- * others: shared_atom_inst, span_bytes and gspan_bytes (each access's address span),
- * shared_bytes, device_gld_inst (loads of device-launched grids), g2d_inst (accesses of
- * grids launched with more than one dimension). */
+ * nothing left to hide its loads behind). wide_load_switches: a warp's 16-byte load from another
+ * site than its previous one (unrolled loads alternate sites; a rolled loop stays on one). They
+ * reset per block (emu_interval_block). emu_account counts the others: shared_atom_inst and
+ * shared_atom_lanes, span_bytes and gspan_bytes (each access's address span), shared_bytes,
+ * device_gld_inst (loads of device-launched grids), g2d_inst (accesses of grids launched with
+ * more than one dimension). */
 static unsigned long long interval_gld, interval_shared_ld;
 static unsigned long long warp_pending_gld[32]; /* this interval's, no shared load after them yet */
 static uintptr_t warp_wide_site[32];
@@ -626,8 +626,10 @@ void emu_account(emu_lane **g, int n)
     if (kind == K_ATOMIC) {
         if (space == SP_GLOBAL)
             emu_counts.gatom_inst++;
-        else
+        else {
             emu_counts.shared_atom_inst++;
+            emu_counts.shared_atom_lanes += (unsigned long long)n;
+        }
         return;
     }
     if (space == SP_GLOBAL) {
