@@ -131,10 +131,11 @@ CHECKER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CHECKER_SRCS)) $(BUILD)/checker/la
 MANIFESTS := $(wildcard labs/*/lab.manifest checker/textbook/lab.manifest)
 
 .PHONY: sweep sweep-needs-gpu readme-ladder todos
+.PHONY: signatures separation
 .PHONY: help check solutions textbook bench-emu test test-view build-labs build-solutions build-all clean tools doctor handout
 # A copy of the kit without the reference solutions (the students' handout, make handout) does
 # not offer what needs them: help leaves them out, and asking for one stops with the reason.
-NEEDS_SOLUTIONS := solutions build-solutions build-all textbook test test-view test-figures bench-emu sweep \
+NEEDS_SOLUTIONS := solutions signatures build-solutions build-all textbook test test-view test-figures bench-emu sweep \
                    readme-ladder grade autograder test-grader slides slides-pdf slides-md slides-deps test-slides \
                    handout todos
 NO_SOLUTIONS := $(if $(wildcard solutions/*/*.cu),,yes)
@@ -328,7 +329,24 @@ solutions: $(CHECKER) $(LIBRARY_DEP) $(if $(filter 1,$(VIEW)),,build-solutions)
 	$(call VIEW_BUILD,build-solutions,$(TARGET)/solutions)
 	$(ANNOUNCE)
 	$(call emu_diag_build,build-solutions)
-	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(LIBRARY_ARGS) $(SELECTED)
+	@$(CHECKER) --tree solutions --build $(TARGET)/solutions --ladder $(CHECK_ARGS) $(if $(filter emu,$(BACKEND)),--signature-exact) $(call emu_diag_args,solutions) $(call VIEW_ARGS,$(TARGET)/solutions) $(LIBRARY_ARGS) $(SELECTED)
+
+# make signatures [LAB=NN]: each lab's rung signature, labs/NN-name/signature, from its solutions
+# on the emulator (every counter on every counted case). Run it after changing a solution or what
+# the emulator counts, and commit it: the checker holds lab files to it (checker/pattern.c), and
+# make solutions fails while it is out of date.
+signatures: $(CHECKER)
+	@$(MAKE) --no-print-directory BACKEND=emu build-solutions
+	@rm -f $(BUILD)/signatures.record
+	@$(CHECKER) --tree solutions --build $(BUILD)/emu/solutions --backend emu --jobs $(JOBS) \
+	    --signatures-out $(BUILD)/signatures.record $(SELECTED) >/dev/null
+	@tools/signatures $(BUILD)/signatures.record
+
+# The separation matrix: every rung's signature judged as every other rung of its lab, by the
+# rung's own rules; a pair not told apart fails (make test runs it) unless the manifest names it
+# same-pattern.
+separation: $(CHECKER)
+	@$(CHECKER) --separation $(SELECTED)
 
 # make todos [LAB=NN]: each lab's shipped TODO list, labs/NN-name/todos.shipped, from its skeleton
 # as it is now. Run it after changing a skeleton and commit the list with it: the checker lists a

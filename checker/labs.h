@@ -61,6 +61,8 @@ typedef struct {
     int sync_warp;            /* its threads also synchronise within a warp (__syncwarp(), shuffles: the
                                  manifest's sync warp): the fix a [warp-sync] message names; else the
                                  block barrier __syncthreads() (checker/explain.c) */
+    const char *pattern; /* the manifest's pattern line: the rung's pattern in a sentence, or NULL */
+    const char *judge;   /* the rung's changes to the lab's signature rules (checker/pattern.c) */
 } check_variant;
 
 typedef struct {
@@ -80,6 +82,10 @@ typedef struct {
      * the model's times band, is off-pattern. 0: not checked. */
     double pattern_band;
     const check_task *task; /* the manifest's task line: the library's; NULL: none */
+    /* The rung signature (checker/pattern.c): the manifest's judge line (the rules this lab
+     * adds, drops or retunes), and its same-pattern pairs, "a b,c d" (NULL: none). */
+    const char *judge;
+    const char *same_pattern;
 } check_lab;
 
 /* The lab's library call as a variant of the library program: the lab's task (its first

@@ -3,6 +3,8 @@
  *   check --tree labs|solutions --build DIR [--backend gpu|emu] [--json FILE] [--ladder] [--profile]
  *         [--counters-csv FILE] [--seed N] [--timeout S] [--fast] [--variant NAME] [--jobs N]
  *         [--view DIR [--view-build DIR]] [--kit DIR] [--traffic] LAB...
+ *         [--signatures-out FILE] [--signature-exact]
+ *   check --separation [LAB...]            the separation matrix of the labs' signatures
  *   check --todos-shipped SKELETON NAME    prints the skeleton's todos.shipped (make todos)
  *   check --todo-regions FILE              prints FILE with each TODO region as one line
  *                                          (tests/skeletons.sh)
@@ -32,6 +34,7 @@
 #include "labio_names.h"
 #include "labs.h"
 #include "model.h"
+#include "pattern.h"
 #include "profile.h"
 #include "report.h"
 #include "run.h"
@@ -53,8 +56,10 @@ static void usage(void)
                     "             [--profile] [--require-model] [--timed-only] [--fast] [--launcher] [--variant NAME] [--emu-build DIR]"
                     " [--library DIR] [--sweep CSV]"
                     " [--counters-csv FILE] [--seed N] [--timeout SECONDS] [--jobs N]\n"
-                    "             [--view DIR [--view-build DIR]] [--kit DIR] [--traffic] LAB...\n"
+                    "             [--view DIR [--view-build DIR]] [--kit DIR] [--traffic] [--signatures-out FILE]"
+                    " [--signature-exact] LAB...\n"
                     "       check --tree T --build DIR --trace-json FILE --variant NAME [--size K=V,...] LAB\n"
+                    "       check --separation [--kit DIR] [LAB...]\n"
                     "       check --todos-shipped SKELETON NAME | --todo-regions FILE\n"
                     "labs:");
     for (int i = 0; i < check_lab_count; i++)
@@ -326,6 +331,8 @@ int main(int argc, char **argv)
     const char *trace_json = NULL;   /* --trace-json FILE: one traced run as JSON instead (view.h) */
     const char *trace_size = NULL;   /* --size K=V,...: its case (default: the task's view case) */
     char workdir[] = "/tmp/gpulab-check-XXXXXX";
+    const char *signatures_out = NULL; /* --signatures-out FILE: record the signatures (make signatures) */
+    int signature_exact = 0, separation = 0;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--ladder") == 0)
@@ -376,6 +383,12 @@ int main(int argc, char **argv)
             trace_size = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--kit") == 0)
             opt.kit = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--signatures-out") == 0)
+            signatures_out = argv[++i];
+        else if (strcmp(argv[i], "--signature-exact") == 0)
+            signature_exact = 1;
+        else if (strcmp(argv[i], "--separation") == 0)
+            separation = 1;
         else if (i + 2 < argc && strcmp(argv[i], "--todos-shipped") == 0)
             return todos_write_shipped(argv[i + 1], argv[i + 2], stdout) == 0 ? 0 : 1;
         else if (i + 1 < argc && strcmp(argv[i], "--todo-regions") == 0)
@@ -386,6 +399,19 @@ int main(int argc, char **argv)
             usage();
             return 2;
         }
+    }
+    pattern_configure(opt.kit, signatures_out, signature_exact);
+    if (separation) { /* every lab named (all by default): each rung's signature as every other rung */
+        int failed = 0;
+        for (int l = 0; l < (lab_count ? lab_count : check_lab_count); l++) {
+            const check_lab *lab = lab_count ? check_find_lab(labs[l]) : &check_labs[l];
+            if (!lab) {
+                fprintf(stderr, "check: unknown lab '%s'\n", labs[l]);
+                return 2;
+            }
+            failed |= pattern_separation(stdout, lab);
+        }
+        return failed;
     }
     if (!opt.tree || !opt.build || lab_count == 0 || opt.timeout_s <= 0 || jobs < 1 || jobs > 64 ||
         (strcmp(opt.backend, "gpu") != 0 && strcmp(opt.backend, "emu") != 0)) {

@@ -10,6 +10,8 @@
 #define CHECKER_PATTERN_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "cases.h"
 #include "labio.h"
@@ -28,5 +30,34 @@ int pattern_model(const check_variant *v, const check_case *c, int sms, model_pa
  * 0 when they keep to it (or there is nothing to compare: no model, not emulated). */
 int pattern_off(const check_lab *lab, const check_variant *v, const check_case *cs, const labio_file *out, int c,
                 char *message, size_t size);
+
+/* The rung signature (labs/NN-name/signature, written by make signatures from the solutions
+ * on the emulator): where a case has a line for the rung, pattern_off holds the case's
+ * counters to the reference's by the rules of checker/pattern.c (RULES: a cost is an upper
+ * bound, a feature a lower bound, a shape both) instead of the model's band. */
+typedef struct {
+    double past;       /* how far past its limit (above 1: off) */
+    const char *rule;  /* the rule furthest off, as a manifest's judge line names it */
+    const char *what;  /* what it counts */
+    double got, ref;   /* the student's value and the reference's */
+    double low, high;  /* the limits; negative: none on that side */
+    int share;         /* a ratio (2 decimals), not a count */
+} signature_verdict;
+
+/* kit: the folder whose labs/ holds the signatures; record: a file to append each emulated
+ * case's counters to instead of judging them (make signatures); exact: hold every case to its
+ * line exactly (make solutions: the solutions are the signature). */
+void pattern_configure(const char *kit, const char *record, int exact);
+/* got against the reference ref (counter vectors, LAB_COUNTER_*) by v's rules: 1 when a rule
+ * fails (*worst: the one furthest off), 0 when none does, -1 for a manifest naming an unknown
+ * rule (said on stderr). */
+int signature_judge(const check_lab *lab, const check_variant *v, const uint64_t *got, const uint64_t *ref,
+                    signature_verdict *worst);
+/* The off-pattern message of a verdict, one sentence and the pattern's. */
+void signature_message(const check_variant *v, const signature_verdict *w, char *message, size_t size);
+/* The separation matrix of a lab from its committed signature: every rung's solution judged as
+ * every other rung, one line each; 1 when a pair is not separated (and not a manifest's
+ * same-pattern pair) or a same-pattern pair is. */
+int pattern_separation(FILE *out, const check_lab *lab);
 
 #endif

@@ -37,7 +37,19 @@
     X(ldmatrix_bank_conflicts, 0, "extra ldmatrix phases from bank conflicts (in shared_bank_conflicts too)")  \
     X(cp_async_bytes, 0, "bytes cp.async copied from global to shared memory (zero fills included)")           \
     X(tma_bytes, 0, "bytes the copy engine (TMA) brought into shared memory")                                   \
-    X(wgmma_inst, 0, "wgmma instructions, one per warp of the warpgroup")
+    X(wgmma_inst, 0, "wgmma instructions, one per warp of the warpgroup") \
+    /* the rung signature's (docs/results/vm-2026-11-28-signatures) */                                       \
+    X(shared_atom_inst, 0, "warp-level shared-memory atomic instructions")                                      \
+    X(shared_atom_lanes, 0, "shared-memory atomic operations, one per lane")                                    \
+    X(vote_inst, 0, "warp-level votes (__ballot_sync, __any_sync, __all_sync)")                                 \
+    X(gld_overlap_inst, 0, "global loads in barrier intervals where the block also loaded shared memory")       \
+    X(gld_prefetch_inst, 0, "global loads a warp issued before one of its shared loads, in one barrier interval") \
+    X(wide_load_switches, 0, "16-byte global loads of a warp from another site than its previous one")         \
+    X(device_gld_inst, 0, "warp-level global loads of the grids launched from the device")                     \
+    X(shared_bytes, 0, "bytes the active lanes loaded from or stored to shared memory")                         \
+    X(span_bytes, 0, "per warp-level access (global or shared), the bytes from its lowest to its highest address") \
+    X(gspan_bytes, 0, "span_bytes of the global loads and stores alone")                                      \
+    X(g2d_inst, 0, "warp-level global accesses of grids with a 2-D or 3-D grid or block")
 
 /* Measured by Nsight Compute only. */
 #define LAB_NCU_COUNTERS(X)                                                                                     \

@@ -128,6 +128,39 @@ static void test_off_pattern(void)
     CU_ASSERT_FALSE(off_pattern_with("08-reduce-bandwidth", "atomic_total", 70001, 0, 1.0, 1.0, 2 * 2 + 1, message, 600));
 }
 
+/* The rung signature's rules (checker/pattern.c): the reference's own vector holds; a token
+ * feature, a cost past its tolerance and a shape on the wrong side do not, each named. */
+static void test_signature_rules(void)
+{
+    const check_variant *v = check_find_variant("05-reduce-warp-unrolling", "shuffle8");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    uint64_t ref[LAB_COUNTER_COUNT] = {0}, got[LAB_COUNTER_COUNT];
+    ref[LAB_COUNTER_gld_inst] = 1000, ref[LAB_COUNTER_gst_inst] = 10, ref[LAB_COUNTER_gld_sectors] = 4000;
+    ref[LAB_COUNTER_threads_launched] = 4096, ref[LAB_COUNTER_lane_slots] = 32 * 1010;
+    ref[LAB_COUNTER_kernels_launched] = 1, ref[LAB_COUNTER_block_barriers_max] = 1;
+    ref[LAB_COUNTER_shfl_inst] = 5 * 128 + 5 * 8, ref[LAB_COUNTER_max_thread_reads] = 8;
+    ref[LAB_COUNTER_span_bytes] = 1000 * 128, ref[LAB_COUNTER_gld_bytes] = 1000 * 128;
+    signature_verdict w;
+    memcpy(got, ref, sizeof got);
+    CU_ASSERT_EQUAL(signature_judge(check_lab_of(v), v, got, ref, &w), 0);
+    got[LAB_COUNTER_gld_sectors] = 4000 * 5 / 4; /* fewer, fuller accesses, or a little more: a cost */
+    got[LAB_COUNTER_gld_inst] = 500;
+    CU_ASSERT_EQUAL(signature_judge(check_lab_of(v), v, got, ref, &w), 0);
+    got[LAB_COUNTER_shfl_inst] = 128; /* one shuffle per warp: a token, not the pattern's */
+    CU_ASSERT_EQUAL_FATAL(signature_judge(check_lab_of(v), v, got, ref, &w), 1);
+    CU_ASSERT_STRING_EQUAL(w.rule, "shuffles");
+    CU_ASSERT_EQUAL(w.got, 128);
+    CU_ASSERT_EQUAL(w.ref, ref[LAB_COUNTER_shfl_inst]);
+    char message[600];
+    signature_message(v, &w, message, sizeof message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "made 128 warp shuffles where the reference shuffle8 makes 680"));
+    got[LAB_COUNTER_shfl_inst] = ref[LAB_COUNTER_shfl_inst];
+    got[LAB_COUNTER_threads_launched] = 4 * 4096; /* the rung's grid, 4x over */
+    got[LAB_COUNTER_max_thread_reads] = 200;      /* and one thread doing a block's loads: further off */
+    CU_ASSERT_EQUAL_FATAL(signature_judge(check_lab_of(v), v, got, ref, &w), 1);
+    CU_ASSERT_STRING_EQUAL(w.rule, "reads-per-thread");
+}
+
 /* The emulator's step budget: the same for every machine, far above what the lab's kernels need
  * (the solutions all pass at a quarter of it), and small enough that an endless loop ends in
  * seconds, not at the wall clock. */
@@ -204,6 +237,7 @@ int add_trust_tests(void)
     if (!CU_add_test(s, "a program's tags only fail a kernel", test_tags_only_fail) ||
         !CU_add_test(s, "results: each record once, only the harness's", test_results_are_the_harness_alone) ||
         !CU_add_test(s, "off-pattern: the counts held to the model's band", test_off_pattern) ||
+        !CU_add_test(s, "off-pattern: the counts held to the rung's signature", test_signature_rules) ||
         !CU_add_test(s, "the emulator's step budget: fixed, and far above the pattern's", test_step_budget) ||
         !CU_add_test(s, "compute-sanitizer's 'not supported' notice is no finding", test_sanitizer_unsupported))
         return -1;

@@ -616,6 +616,37 @@ static unsigned long long busy_wide_sites(void)
     return busy;
 }
 
+/* Counters of the rung signature (checker/pattern.c). gld_overlap_inst: the global loads of a
+ * barrier interval of the running block count when the block also loaded shared memory in it
+ * (a double-buffered loop fetches the next K-tile while it computes on the current one; a
+ * single-stage loop fetches and computes in separate intervals). gld_prefetch_inst: of those, a
+ * warp's loads followed by a shared load of the same warp in the interval: loads in flight while
+ * it computes (a loop that fetches after its compute, into the other stage, overlaps but has
+ * nothing left to hide its loads behind). wide_load_switches: a warp's 16-byte load from another
+ * site than its previous one (unrolled loads alternate sites; a rolled loop stays on one). They
+ * reset per block (emu_interval_block). emu_account counts the others: shared_atom_inst and
+ * shared_atom_lanes, span_bytes and gspan_bytes (each access's address span), shared_bytes,
+ * device_gld_inst (loads of device-launched grids), g2d_inst (accesses of grids launched with
+ * more than one dimension). */
+static unsigned long long interval_gld, interval_shared_ld;
+static unsigned long long warp_pending_gld[32]; /* this interval's, no shared load after them yet */
+static uintptr_t warp_wide_site[32];
+
+void emu_interval_close(void)
+{
+    if (interval_shared_ld)
+        emu_counts.gld_overlap_inst += interval_gld;
+    interval_gld = interval_shared_ld = 0;
+    memset(warp_pending_gld, 0, sizeof warp_pending_gld);
+}
+
+void emu_interval_block(void)
+{
+    interval_gld = interval_shared_ld = 0;
+    memset(warp_pending_gld, 0, sizeof warp_pending_gld);
+    memset(warp_wide_site, 0, sizeof warp_wide_site);
+}
+
 /* One warp-level instruction: the lanes g[0..n) at the same site. */
 void emu_account(emu_lane **g, int n)
 {
@@ -630,9 +661,30 @@ void emu_account(emu_lane **g, int n)
         emu_trace_access(g, n);
     if (__builtin_expect(emu_watch_hi != 0, 0) && kind != K_LOAD && space == SP_GLOBAL)
         emu_watch_round(g, n);
+    if (kind != K_ATOMIC) { /* the address span of the access */
+        uintptr_t lo = g[0]->addr, hi = g[0]->addr + g[0]->size;
+        for (int i = 1; i < n; i++) {
+            if (g[i]->addr < lo)
+                lo = g[i]->addr;
+            if (g[i]->addr + g[i]->size > hi)
+                hi = g[i]->addr + g[i]->size;
+        }
+        emu_counts.span_bytes += (unsigned long long)(hi - lo);
+        if (space == SP_GLOBAL)
+            emu_counts.gspan_bytes += (unsigned long long)(hi - lo);
+    }
+    if (space == SP_GLOBAL && emu_running) { /* the launch's shape: 2-D indexing or not */
+        const emu_launch_rec *r = emu_running;
+        if (r->grid.y > 1 || r->grid.z > 1 || r->block.y > 1 || r->block.z > 1)
+            emu_counts.g2d_inst++;
+    }
     if (kind == K_ATOMIC) {
         if (space == SP_GLOBAL)
             emu_counts.gatom_inst++;
+        else {
+            emu_counts.shared_atom_inst++;
+            emu_counts.shared_atom_lanes += (unsigned long long)n;
+        }
         return;
     }
     if (space == SP_GLOBAL) {
@@ -663,8 +715,17 @@ void emu_account(emu_lane **g, int n)
                     insert_sorted_unique(set, &count, s);
         }
         if (kind == K_LOAD) {
-            if (g[0]->size >= 16)
+            if (emu_running && emu_running->depth > 0)
+                emu_counts.device_gld_inst++;
+            if (g[0]->size >= 16) {
                 count_wide_load(g[0]->site);
+                unsigned int warp = (g[0]->lin / 32) % 32;
+                if (warp_wide_site[warp] && warp_wide_site[warp] != g[0]->site)
+                    emu_counts.wide_load_switches++;
+                warp_wide_site[warp] = g[0]->site;
+            }
+            interval_gld++;
+            warp_pending_gld[(g[0]->lin / 32) % 32]++;
             emu_counts.gld_inst++;
             emu_counts.gld_sectors += (unsigned long long)count;
             emu_counts.gld_bytes += bytes;
@@ -683,6 +744,8 @@ void emu_account(emu_lane **g, int n)
             broadcast &= g[i]->addr == g[0]->addr;
             run &= g[i]->addr == g[i - 1]->addr + g[i - 1]->size;
         }
+        for (int i = 0; i < n; i++)
+            emu_counts.shared_bytes += g[i]->size;
         if (!broadcast && !run) {
             /* each bank's distinct words, in a short list per bank (a lane's access of up to 16
              * bytes covers at most five consecutive words, each in another bank: a list holds at
@@ -708,9 +771,13 @@ void emu_account(emu_lane **g, int n)
             if (worst > ideal)
                 emu_counts.shared_bank_conflicts += (unsigned long long)(worst - ideal);
         }
-        if (kind == K_LOAD)
+        if (kind == K_LOAD) {
             emu_counts.shared_ld_inst++;
-        else
+            unsigned int warp = (g[0]->lin / 32) % 32;
+            interval_shared_ld++;
+            emu_counts.gld_prefetch_inst += warp_pending_gld[warp];
+            warp_pending_gld[warp] = 0;
+        } else
             emu_counts.shared_st_inst++;
     }
 }

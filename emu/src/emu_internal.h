@@ -431,6 +431,8 @@ extern union emu_guarded_page {
 void emu_guard_open(void);
 void emu_guard_close(void);
 void emu_guard_seal(void);
+void emu_interval_close(void); /* a barrier interval of the running block ended */
+void emu_interval_block(void); /* a block begins */
 void emu_counters_save(emu_counter_state *s);
 void emu_counters_restore(const emu_counter_state *s);
 void emu_counters_add(const emu_counter_state *s);

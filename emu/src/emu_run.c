@@ -481,6 +481,7 @@ static int run_block(void)
     unsigned int warps = (emu_nthreads + 31) / 32;
     unsigned long long barriers = 0; /* opened in this block */
     emu_counts.threads_launched += emu_nthreads;
+    emu_interval_block();
     emu_race_block();
     arrivals_reset();
     release_pending = 0;
@@ -561,6 +562,7 @@ static int run_block(void)
             return -1;
         }
         emu_race_interval(); /* the barrier orders everything before it */
+        emu_interval_close();
         barriers++;
         if (emu_trace_on)
             emu_trace_barrier();
@@ -569,6 +571,7 @@ static int run_block(void)
         release_pending = warps == 32 ? 0xffffffffu : (1u << warps) - 1;
         arrivals_reset();
     }
+    emu_interval_close();
     if (barriers > emu_counts.block_barriers_max)
         emu_counts.block_barriers_max = barriers;
     for (unsigned int i = 0; i < emu_nthreads; i++) {

@@ -270,6 +270,8 @@ int emu_warp_round(emu_lane **g, int n)
         emu_counts.syncwarp_inst++;
     else if (op <= EMU_SHFL_XOR)
         emu_counts.shfl_inst++;
+    else if (op <= EMU_VOTE_ALL)
+        emu_counts.vote_inst++;
     emu_race_warp_synced(base / 32);
     if (op == EMU_TENSOR_OP)
         return emu_tensor_round(g, n);

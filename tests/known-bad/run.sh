@@ -20,6 +20,9 @@
 #     # emu-says: REGEX
 # asks more of the emulator's message than its class: where it happened and why (the line and
 # thread that stored the first wrong element, the kernel parameter an access ran past).
+# A line "# class: LETTER: what" names the family of cheats a patch belongs to (issue 37's red
+# team: A work judged in global memory only, B the counted sizes only, C a better rung under a
+# worse rung's name, D a feature counted as "at least one"); the script does not read it.
 # Verdict classes: wrong, unwritten, crash, timeout, cuda-error, out-of-bounds, race,
 # warp-sync, uninitialized-shared, uninitialized-global, sync-mask, barrier-divergence,
 # endless-loop, host-compute, forbidden (refused at build), inputs-modified,
