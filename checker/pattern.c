@@ -273,7 +273,7 @@ typedef enum {
     M_GLD_SECTORS, M_GST_SECTORS, M_GLD_INST, M_GST_INST, M_ATOMICS, M_SHARED_ATOMICS, M_READS,
     M_HOST_LAUNCHES, M_DEVICE_LAUNCHES, M_DEVICE_LOADS, M_THREADS, M_BARRIERS, M_SHUFFLES,
     M_SYNCWARPS, M_VOTES, M_LANE_SHARE, M_SPREAD, M_GSPREAD, M_WIDE_SITES, M_WIDE_SWITCHES, M_OVERLAP,
-    M_SHARED_LOADS, M_GRID_2D, M_PREFETCH, RULE_COUNT
+    M_SHARED_LOADS, M_GRID_2D, M_PREFETCH, M_LDMATRIX_CONFLICTS, RULE_COUNT
 } rule_metric;
 
 typedef struct {
@@ -322,12 +322,16 @@ static const signature_rule RULES[RULE_COUNT] = {
                     "share of global loads a warp issued before its compute from shared memory"},
     [M_GRID_2D] = {"grid-2d", ABSOLUTE, 0.5, 0, 0, 8, 0, 1,
                    "share of global accesses made by grids or blocks of two or three dimensions"},
+    /* both ways: a swizzled layout under the conflicted rung's name is another rung, as the
+     * conflicted one under the swizzled name is */
+    [M_LDMATRIX_CONFLICTS] = {"ldmatrix-conflicts", ABSOLUTE, 0.5, 0, 0, 0, 0, 1,
+                              "extra shared-memory phases per ldmatrix (bank conflicts)"},
 };
 
 static int metric_is_share(rule_metric m)
 {
     return m == M_DEVICE_LOADS || m == M_LANE_SHARE || m == M_SPREAD || m == M_GSPREAD || m == M_WIDE_SWITCHES ||
-           m == M_OVERLAP || m == M_GRID_2D || m == M_PREFETCH;
+           m == M_OVERLAP || m == M_GRID_2D || m == M_PREFETCH || m == M_LDMATRIX_CONFLICTS;
 }
 
 #define C(name) ((double)c[LAB_COUNTER_##name])
@@ -360,6 +364,7 @@ static int metric(rule_metric m, const uint64_t *c, double *value)
     case M_SHARED_LOADS: *value = C(shared_ld_inst); break;
     case M_PREFETCH: *value = C(gld_prefetch_inst), den = C(gld_inst); break;
     case M_GRID_2D: *value = C(g2d_inst), den = C(gld_inst) + C(gst_inst) + C(gatom_inst); break;
+    case M_LDMATRIX_CONFLICTS: *value = C(ldmatrix_bank_conflicts), den = C(ldmatrix_inst); break;
     default: return 0;
     }
     if (den <= 0)
