@@ -2,8 +2,8 @@
 # The merged kit's every solution on the GPU, in one call under a time limit (the device's budget):
 # the nvcc build, then make solutions BACKEND=gpu FAST=1 (every lab's kernels checked against the
 # reference and timed, the pattern judged from the emulator's build of the same files; FAST=1
-# leaves out compute-sanitizer, which the seal run of 2026-11-28 ran), and README's ladder
-# regenerated from its JSON. Everything into one tarball under $OUT.
+# leaves out compute-sanitizer, which the seal run of 2026-11-28 ran). Everything into one
+# tarball under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 : "${OUT:?}"
@@ -15,9 +15,4 @@ t0=$SECONDS
 timeout -s KILL "${LIMIT:-300}" make -j"$(nproc)" solutions BACKEND=gpu FAST=1 JSON="$log/solutions.json" >"$log/solutions.log" 2>&1
 echo "make solutions BACKEND=gpu FAST=1: exit $? in $((SECONDS - t0)) s" | tee "$log/summary.txt"
 grep -E "labs correct|FAIL" "$log/solutions.log" | head -n 30 | tee -a "$log/summary.txt"
-if [[ -s $log/solutions.json ]]; then
-    make --no-print-directory readme-ladder RESULTS="docs/results/h100-2026-11-24-top/timing-0809.json $log/solutions.json" \
-        LADDER_LABS="08-reduce-bandwidth 09-sgemm-register-tiling 10-matmul-tensor-cores" >"$log/readme.log" 2>&1
-    cp README.md "$log/README.md"
-fi
 tar czf "$OUT/solutions-gpu.tgz" -C "$OUT" logs && cp "$log/summary.txt" "$OUT/summary.txt"
