@@ -40,6 +40,8 @@
 #   tests/known-bad/run.sh                 every patch, on the emulator
 #   BACKEND=gpu tests/known-bad/run.sh     on the GPU
 #   KNOWN_BAD_FILTER=05- tests/known-bad/run.sh   only the patches whose name matches
+#   KNOWN_BAD_TIER=quick tests/known-bad/run.sh    the first patch of each lab and verdict
+#                                          (make test's; CI and the default run every patch)
 #   tests/known-bad/run.sh --list          the corpus as a Markdown table
 #   tests/known-bad/run.sh --prebuild-emu DIR   build each patched file for the emulator into
 #                                          DIR/<patch>/ (for a GPU machine without its toolchain)
@@ -94,14 +96,26 @@ patched_tree() {
 }
 
 patches=()
+declare -A tier_seen=()
+all_count=0
 for p in "$here"/*.patch "$root"/tests/known-good/*.patch; do
     [ -e "$p" ] || continue
     name=${p##*/} name=${name%.patch}
     if [ -n "${KNOWN_BAD_FILTER:-}" ] && ! [[ $name =~ $KNOWN_BAD_FILTER ]]; then
         continue
     fi
+    all_count=$((all_count + 1))
+    # The quick tier (make test): the first patch of each lab and verdict, so that every
+    # verdict of every lab is tried on every run; CI runs them all.
+    if [ "${KNOWN_BAD_TIER:-all}" = quick ]; then
+        group="${name:0:2} $(header "$p" verdict)"
+        [ -n "${tier_seen[$group]:-}" ] && continue
+        tier_seen[$group]=1
+    fi
     patches+=("$p")
 done
+[ "${KNOWN_BAD_TIER:-all}" = quick ] &&
+    echo "known-bad: the quick tier, ${#patches[@]} of $all_count patches (one per lab and verdict; KNOWN_BAD_TIER=all runs every one)"
 
 if [ "${1:-}" = "--list" ]; then
     echo "| file | lab | variant | expected verdict | why |"
