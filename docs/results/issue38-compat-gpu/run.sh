@@ -18,10 +18,18 @@ mkdir -p "$O/bin"
 pass=0 fail=0
 for src in emu/tests/compat/*.cu; do
     name=$(basename "$src" .cu)
-    if ! nvcc -std=c++17 -arch=sm_90 -rdc=true -Iemu/tests/compat/headers "$src" -o "$O/bin/$name" \
+    # tensor_hopper: Hopper's wgmma and TMA (sm_90a), and the kit's tensor-map helper beside it
+    arch=-arch=sm_90 extra=()
+    [[ $name == tensor_hopper ]] && arch=-arch=sm_90a extra=(-Icommon common/lab_tensor_map.c)
+    if ! nvcc -std=c++17 "$arch" -rdc=true -Iemu/tests/compat/headers "$src" "${extra[@]}" -o "$O/bin/$name" \
         >"$O/$name.build.log" 2>&1; then
         echo "FAIL $name: nvcc failed (see $name.build.log)" | tee -a "$O/summary.txt"
         fail=$((fail + 1))
+        continue
+    fi
+    if [[ $name == race_suite ]]; then # the emulator's race verdicts: a GPU gives none (compiled only)
+        echo "ok   $name (compiled only)" | tee -a "$O/summary.txt"
+        pass=$((pass + 1))
         continue
     fi
     out=$(timeout 60 "$O/bin/$name" 2>"$O/$name.stderr")
