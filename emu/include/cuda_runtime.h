@@ -614,7 +614,7 @@ EMU_INLINE unsigned int min(unsigned int a, int b) { return min(a, (unsigned int
 EMU_INLINE unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
 EMU_INLINE unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
 
-/* Fast-math intrinsics: the ordinary functions (glibc declares __sinf, __expf, ...). */
+/* Fast-math intrinsics: the ordinary functions (__sinf, __expf, ...: below, with __exp10f). */
 EMU_INLINE float __fdividef(float x, float y) { return x / y; }
 EMU_INLINE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 EMU_INLINE float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
@@ -712,9 +712,20 @@ EMU_INLINE unsigned long long ullmin(unsigned long long a, unsigned long long b)
 EMU_INLINE unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
 
 /* Floating-point intrinsics: the fast ones as the ordinary functions (what the C library has as
- * __expf, __sinf, ... it declares itself; not __exp10f), the correctly rounded _rn ones as IEEE
+ * macros: glibc declares __expf, __sinf, ... but does not export them), the correctly rounded _rn ones as IEEE
  * arithmetic (the host's rounding mode is to nearest), conversions. */
 #define __exp10f(x) exp10f(x)
+/* glibc declares these names but does not export them: the ordinary functions (the GPU's are
+ * less accurate: a file that depends on their error behaves otherwise there) */
+#define __sinf(x) sinf(x)
+#define __cosf(x) cosf(x)
+#define __tanf(x) tanf(x)
+#define __expf(x) expf(x)
+#define __logf(x) logf(x)
+#define __log2f(x) log2f(x)
+#define __log10f(x) log10f(x)
+#define __powf(x, y) powf(x, y)
+#define __sincosf(x, s, c) sincosf(x, s, c)
 EMU_INLINE float __frcp_rn(float x) { return 1.0f / x; }
 EMU_INLINE float __fsqrt_rn(float x) { return sqrtf(x); }
 EMU_INLINE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }

@@ -1,5 +1,6 @@
 // Device intrinsics people use: the cache-hinted __ldcs/__stcs (and __ldcg, __ldg), 24-bit
-// products __umul24/__mul24, umin/umax, __exp10f, __grid_constant__ parameters, and
+// products __umul24/__mul24, umin/umax, __exp10f and the fast __sinf, __cosf, __expf, __logf,
+// __powf, __grid_constant__ parameters, and
 // cudaEventQuery on a recorded event.
 #include "compat_check.h"
 
@@ -23,7 +24,9 @@ __global__ void integer_ops(int *out)
     out[4 * t + 0] = __mul24(-t, 0x01000000 + 3); // the low 24 bits of 0x01000003 are 3
     out[4 * t + 1] = (int)umin((unsigned int)t, 5u) + (int)umax((unsigned int)t, 30u);
     out[4 * t + 2] = (int)__umul24(0xff000000u + (unsigned int)t, 2u); // the low 24 bits: t
-    out[4 * t + 3] = (int)(__exp10f(2.0f) + 0.5f);
+    // the fast intrinsics (on a GPU a few ulp off: well inside the rounding to thousandths)
+    float fast = __sinf(0.5f) + __cosf(0.5f) + __expf(0.0f) + __logf(1.0f) + __powf(2.0f, 1.0f);
+    out[4 * t + 3] = (int)(__exp10f(2.0f) + 0.5f) + (int)(1000.0f * fast + 0.5f);
 }
 
 int main()
@@ -59,7 +62,7 @@ int main()
         EXPECT(ints[4 * t + 0] == -3 * t);
         EXPECT(ints[4 * t + 1] == (t < 5 ? t : 5) + (t > 30 ? t : 30));
         EXPECT(ints[4 * t + 2] == 2 * t);
-        EXPECT(ints[4 * t + 3] == 100);
+        EXPECT(ints[4 * t + 3] == 100 + 4357); // 1000 (sin 0.5 + cos 0.5 + 1 + 0 + 2), rounded
     }
     CHECK_CUDA(cudaEventDestroy(done));
     std::printf("ok intrinsics\n");
