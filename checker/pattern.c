@@ -593,14 +593,17 @@ int pattern_off(const check_lab *lab, const check_variant *v, const check_case *
     labio_get_i64(out, LABIO_DEVICE_SMS, &sms);
     if (!lab || lab->pattern_band <= 0)
         return 0;
-    /* What the rung must execute (needs=: tensor-core operations, shuffles, device launches...)
-     * holds whatever judges the rest: a signature's rules have no counter for each of them. */
+    /* The signature judges first (its message names the counter furthest off); what the rung
+     * must execute (needs=: tensor-core operations, shuffles, device launches...) holds as well
+     * where the signature passes: its rules have no counter for each of them. */
     int modelled = pattern_model(v, cs, (int)sms, &p, &model) == 0;
+    int judged = signature_case(lab, v, cs, out, c, message, size);
+    if (judged == 1)
+        return 1;
     if (missing_feature(v, cs, out, c, &p, message, size))
         return 1;
-    int judged = signature_case(lab, v, cs, out, c, message, size);
-    if (judged >= 0)
-        return judged;
+    if (judged == 0)
+        return 0;
     if (!modelled)
         return 0;
     if (measured(out, c, "gld_inst", &got[0]) != 0 || measured(out, c, "gst_inst", &got[1]) != 0 ||

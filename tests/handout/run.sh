@@ -20,6 +20,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 kit=$PWD
 BUILD=$(realpath -m "${BUILD:-build}")
+# (the kit's build folder: never the handout's, whose make would take it from the environment)
+export -n BUILD
+unset MAKEFLAGS MAKEOVERRIDES MAKELEVEL
 tmp=$(mktemp -d)
 trap 'chmod -R u+rwX "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 failed=0 passed=0 last=$EPOCHREALTIME

@@ -49,11 +49,14 @@ export function answerLines(root) {
     for (const f of fs.readdirSync(solDir).filter((x) => x.endsWith('.cu')).sort()) {
       const skeleton = path.join(root, 'labs', lab, f);
       if (!fs.existsSync(skeleton)) continue;
-      const given = new Set(fs.readFileSync(skeleton, 'utf8').split('\n').map(squeeze));
+      // (code the skeleton already holds is given, whatever comment follows it there)
+      const code = (line) => squeeze(line.replace(/\/\*.*?\*\/\s*$|\/\/.*$/, ''));
+      const given = new Set(fs.readFileSync(skeleton, 'utf8').split('\n').map(code));
       const seen = new Set();
       for (const raw of fs.readFileSync(path.join(solDir, f), 'utf8').split('\n')) {
         const text = raw.trim(), key = squeeze(raw);
-        if (!text || MARKER.test(raw) || given.has(key) || seen.has(key) || !meaningful(text)) continue;
+        if (!text || MARKER.test(raw) || given.has(key) || given.has(code(raw)) || seen.has(key) || !meaningful(text))
+          continue;
         seen.add(key);
         answers.push({ lab, file: `solutions/${lab}/${f}`, text, key });
       }
