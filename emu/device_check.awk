@@ -45,13 +45,6 @@
 # emu_device_fns, which emucc adds from reached_out), and malloc, free, new and delete are the
 # device heap's (emu_device_malloc, ...: device memory, checked like cudaMalloc's).
 
-function sym_name(s) { # "@name" or "@\"name\"" -> name
-    s = substr(s, 2)
-    if (substr(s, 1, 1) == "\"")
-        s = substr(s, 2, length(s) - 2)
-    return s
-}
-
 # the size in bits of an IR type; -1 where it is not a plain scalar or vector
 function type_bits(t,    n, elem, m) {
     if (t ~ /\*$/) return 64
@@ -74,38 +67,6 @@ function type_bits(t,    n, elem, m) {
 function type_bytes(t,    b) {
     b = type_bits(t)
     return b < 0 ? -1 : int((b + 7) / 8)
-}
-
-# the type that starts s (a load's or store's first operand type)
-function first_type(s,    c, depth, i, ch, t, rest) {
-    c = substr(s, 1, 1)
-    if (c == "<" || c == "[" || c == "{") {
-        depth = 0
-        for (i = 1; i <= length(s); i++) {
-            ch = substr(s, i, 1)
-            if (ch == "<" || ch == "[" || ch == "{") depth++
-            else if (ch == ">" || ch == "]" || ch == "}") { depth--; if (depth == 0) break }
-        }
-        t = substr(s, 1, i)
-        rest = substr(s, i + 1)
-        while (substr(rest, 1, 1) == "*") { t = t "*"; rest = substr(rest, 2) }
-        return t
-    }
-    t = s
-    sub(/[ ,].*/, "", t)
-    rest = substr(s, length(t) + 1)
-    if (substr(rest, 1, 2) == " (") { # a function type: its parameters, then its pointers
-        depth = 0
-        for (i = 2; i <= length(rest); i++) {
-            ch = substr(rest, i, 1)
-            if (ch == "(") depth++
-            else if (ch == ")") { depth--; if (depth == 0) break }
-        }
-        t = t substr(rest, 1, i)
-        rest = substr(rest, i + 1)
-        while (substr(rest, 1, 1) == "*") { t = t "*"; rest = substr(rest, 2) }
-    }
-    return t
 }
 
 function demangle(name,    cmd, out) {
@@ -167,7 +128,6 @@ function split_top(s, parts,    n, depth, i, ch, from) { # s split at its top-le
     if (trim(substr(s, from)) != "" || n > 0) parts[++n] = trim(substr(s, from))
     return n
 }
-function trim(s) { sub(/^ +/, "", s); sub(/ +$/, "", s); return s }
 function tsize(t,    n, elem, size, align, parts, k, i, a, packed, b) {
     t = trim(t)
     if (t ~ /\*$/) { talign = 8; return 8 }
@@ -592,7 +552,6 @@ function finish(    i, line, fn, in_fn, a, rest, ref, pre, n, t, dbg, k) {
 }
 
 # a symbol as the IR writes it
-function ref_text(name) { return name ~ /^[-a-zA-Z$._][-a-zA-Z$._0-9]*$/ ? name : "\"" name "\"" }
 
 END {
     for (r = 1; r <= nroots; r++) {
